@@ -1,0 +1,49 @@
+"""The `mcr` program: one subcommand per module in this package, each a thin layer over the library.
+
+A subcommand module defines ``add_parser(subparsers)`` and sets ``run=`` (a function taking the parsed
+arguments and returning an exit code) on its parser. User mistakes raise ``ValueError``/``OSError`` (or
+``CliError``) and are printed as one ``error:`` line with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommands in the order `mcr --help` lists them; each name is a module of this package.
+SUBCOMMANDS: tuple[str, ...] = ()
+
+
+class CliError(Exception):
+    """A problem with what the user asked for; its message is printed as is."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcr",
+        description="MCR Lens: read a photo of a Chinese mahjong hand and score it under the "
+        "Mahjong Competition Rules.",
+    )
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", dest="command")
+    for name in SUBCOMMANDS:
+        importlib.import_module(f"{__name__}.{name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "run"):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.run(args) or 0)
+    except (CliError, ValueError, OSError) as exc:
+        print(f"mcr {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+

@@ -1,0 +1,1 @@
+"""Training data: synthetic scene generation and dataset formats (YOLO, COCO, Label Studio)."""

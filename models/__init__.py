@@ -1,0 +1,1 @@
+"""The shipped detector (ONNX + model card) and the recipe that trains it."""

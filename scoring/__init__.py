@@ -1,0 +1,1 @@
+"""MCR rules: the tile vocabulary, hands, fans and payouts. Pure Python; imports no image code."""

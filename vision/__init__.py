@@ -1,0 +1,1 @@
+"""Photo → tiles → hand: the ONNX detector, its typed detections and the layout grouping."""
