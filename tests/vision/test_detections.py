@@ -1,0 +1,60 @@
+"""TileDetections: shape validation, filtering, tiles and the `mcr detect` JSON form."""
+
+import numpy as np
+import pytest
+
+from scoring.tiles import tile
+from vision.detections import TileDetections
+
+
+def sample() -> TileDetections:
+    return TileDetections(
+        xyxy=np.array([[0, 0, 10, 20], [10, 0, 20, 20], [20, 0, 30.26, 20]]),
+        confidence=np.array([0.9, 0.3, 0.61234]),
+        class_id=np.array([tile("5p").index, tile("E").index, tile("back").index]),
+    )
+
+
+def test_mask_and_index_filtering_return_new_values() -> None:
+    d = sample()
+    sure = d[d.confidence > 0.5]
+    assert [t.code for t in sure.tiles] == ["5p", "back"]
+    assert len(d) == 3 and len(sure) == 2
+    assert [t.code for t in d[[2, 0]].tiles] == ["back", "5p"]
+    assert [t.code for t in d[1].tiles] == ["E"]
+    assert len(d[1:]) == 2
+
+
+def test_json_form() -> None:
+    assert sample().to_json()[2] == {"code": "back", "confidence": 0.6123, "box": [20.0, 0.0, 30.3, 20.0]}
+
+
+def test_empty() -> None:
+    empty = TileDetections.empty()
+    assert len(empty) == 0 and empty.to_json() == [] and empty.tiles == ()
+    assert len(TileDetections([], [], [])) == 0
+
+
+def test_columns_are_frozen() -> None:
+    d = sample()
+    with pytest.raises(ValueError):
+        d.confidence[0] = 0.1
+
+
+@pytest.mark.parametrize(
+    ("xyxy", "confidence", "class_id", "message"),
+    [
+        (np.zeros((2, 3)), np.zeros(2), np.zeros(2, int), "shape"),
+        (np.zeros((2, 4)), np.zeros(3), np.zeros(2, int), "length"),
+        (np.zeros((1, 4)), np.zeros(1), np.array([43]), "outside"),
+        (np.zeros((1, 4)), np.zeros(1), np.array([0.5]), "integers"),
+    ],
+)
+def test_bad_columns_are_named(xyxy, confidence, class_id, message) -> None:
+    with pytest.raises(ValueError, match=message):
+        TileDetections(xyxy, confidence, class_id)
+
+
+def test_bad_mask_length() -> None:
+    with pytest.raises(IndexError, match="mask"):
+        sample()[np.array([True, False])]
