@@ -1,0 +1,156 @@
+"""The tile detector at run time: our YOLO model as ONNX, run by onnxruntime (never torch).
+
+`Detector` loads the session once; each call letterboxes the photo (aspect ratio kept, grey padding, as
+Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor,
+applies class-aware NMS and maps boxes back to the original pixels as a `TileDetections`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+import models
+from scoring.tiles import tile
+from vision.detections import TileDetections
+
+DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
+PAD_VALUE = 114  # Ultralytics' letterbox grey
+
+
+def default_model_path() -> Path:
+    """The shipped model in the `models` package; a clear error if this checkout has none yet."""
+    path = Path(models.__file__).resolve().parent / DEFAULT_MODEL_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no shipped detector at {path}: train one (`mcr train`) or pass --model")
+    return path
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A photo as a BGR uint8 array, EXIF orientation applied; a clear error for anything else."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)  # OpenCV applies the EXIF orientation tag
+    if image is None:
+        raise ValueError(f"{path}: not an image (unreadable or unsupported format)")
+    return image
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How an image fits the square model input: ``input = original * scale + (left, top)``."""
+
+    scale: float
+    left: int
+    top: int
+
+    @classmethod
+    def fit(cls, height: int, width: int, size: int) -> Letterbox:
+        """Aspect ratio kept, padding split as Ultralytics splits it (the odd pixel right/bottom)."""
+        scale = min(size / height, size / width)
+        pad_x, pad_y = (size - round(width * scale)) / 2, (size - round(height * scale)) / 2
+        return cls(scale, round(pad_x - 0.1), round(pad_y - 0.1))
+
+    def apply(self, image: np.ndarray, size: int) -> np.ndarray:
+        """The image resized and padded to ``size``×``size``."""
+        height, width = image.shape[:2]
+        new_w, new_h = round(width * self.scale), round(height * self.scale)
+        if (new_w, new_h) != (width, height):
+            image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+        bottom, right = size - new_h - self.top, size - new_w - self.left
+        return cv2.copyMakeBorder(
+            image, self.top, bottom, self.left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3
+        )
+
+    def to_original(self, xyxy: np.ndarray, height: int, width: int) -> np.ndarray:
+        """Boxes in input pixels back to original pixels, clipped to the image."""
+        shift = np.array([self.left, self.top, self.left, self.top], np.float32)
+        return np.clip((xyxy - shift) / self.scale, 0, [width, height, width, height]).astype(np.float32)
+
+
+def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
+    """Indices kept by greedy non-maximum suppression, best score first."""
+    order = np.argsort(-scores, kind="stable")
+    areas = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+    keep: list[int] = []
+    while order.size:
+        best, rest = order[0], order[1:]
+        keep.append(int(best))
+        tl = np.maximum(xyxy[best, :2], xyxy[rest, :2])
+        br = np.minimum(xyxy[best, 2:], xyxy[rest, 2:])
+        inter = np.prod(np.clip(br - tl, 0, None), axis=1)
+        iou = inter / (areas[best] + areas[rest] - inter + 1e-9)
+        order = rest[iou <= iou_threshold]
+    return np.array(keep, dtype=np.int64)
+
+
+def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, iou: float) -> np.ndarray:
+    """NMS within each class only: boxes of different classes are shifted apart so they never overlap."""
+    if len(xyxy) == 0:
+        return np.zeros(0, np.int64)
+    offset = class_id[:, None].astype(np.float32) * (float(xyxy.max()) + 1.0)
+    return nms(xyxy + offset, scores, iou)
+
+
+def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
+    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> xyxy, score, class after NMS."""
+    scores_all = output[4:]
+    class_id = scores_all.argmax(axis=0)
+    scores = scores_all[class_id, np.arange(scores_all.shape[1])]
+    sure = scores > conf
+    cx, cy, w, h = output[:4, sure]
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
+    kept = class_aware_nms(xyxy, scores[sure], class_id[sure], iou)[:max_det]
+    return xyxy[kept], scores[sure][kept], class_id[sure][kept]
+
+
+class Detector:
+    """Finds and reads every tile in a photo with our ONNX model; load once, call per image."""
+
+    def __init__(
+        self,
+        model_path: str | Path | None = None,
+        threads: int = 2,
+        conf: float = 0.25,
+        iou: float = 0.6,
+        max_det: int = 300,
+    ) -> None:
+        import onnxruntime as ort
+
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such model file")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for corrupt files
+            raise ValueError(f"{path}: not a loadable ONNX model ({exc})") from exc
+        model_input = self._session.get_inputs()[0]
+        self._input_name = model_input.name
+        self.size = int(model_input.shape[-1])
+        meta = self._session.get_modelmeta().custom_metadata_map
+        if "classes" not in meta:
+            raise ValueError(f"{path}: model has no 'classes' metadata (export it with models.export)")
+        self.classes: tuple[str, ...] = tuple(json.loads(meta["classes"]))
+        self.version = meta.get("version", "unknown")
+        self._to_tile_index = np.array([tile(code).index for code in self.classes], dtype=np.int64)
+        self.conf, self.iou, self.max_det = conf, iou, max_det
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"expected a colour image (h, w, 3), got shape {image.shape}")
+        height, width = image.shape[:2]
+        box = Letterbox.fit(height, width, self.size)
+        square = box.apply(image, self.size)
+        blob = np.ascontiguousarray(square[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
+        output = self._session.run(None, {self._input_name: blob})[0][0]
+        xyxy, scores, class_id = decode(output, self.conf, self.iou, self.max_det)
+        return TileDetections(box.to_original(xyxy, height, width), scores, self._to_tile_index[class_id])
