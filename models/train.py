@@ -70,34 +70,23 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool) -> 
 
     run_dir = work / "runs" / recipe["name"]
     last = run_dir / "weights" / "last.pt"
-    settings = recipe["train"]
+    threads = thread_callback(recipe["torch_threads"], recipe["train"]["workers"])
     if resume and last.exists():
         model = YOLO(str(last))
-        model.add_callback("on_pretrain_routine_start", thread_callback(settings["torch_threads"], settings["workers"]))
+        model.add_callback("on_pretrain_routine_start", threads)
         model.train(resume=True)
         return run_dir
     model = YOLO(str(initial_weights(recipe, work)))
-    model.add_callback("on_pretrain_routine_start", thread_callback(settings["torch_threads"], settings["workers"]))
+    model.add_callback("on_pretrain_routine_start", threads)
     model.train(
         data=str(data_yaml),
         project=str(run_dir.parent),
         name=run_dir.name,
         exist_ok=True,
         pretrained=True,
-        imgsz=settings["imgsz"],
-        epochs=settings["epochs"],
-        time=settings["time_hours"],
-        batch=settings["batch"],
-        seed=settings["seed"],
-        deterministic=settings["deterministic"],
-        optimizer=settings["optimizer"],
-        warmup_epochs=settings["warmup_epochs"],
-        close_mosaic=settings["close_mosaic"],
-        patience=settings["patience"],
-        amp=settings["amp"],
-        workers=settings["workers"],
         device="cpu",
         plots=False,
+        **recipe["train"],
         **recipe["augmentation"],
     )
     return run_dir
