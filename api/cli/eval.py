@@ -1,0 +1,64 @@
+"""`mcr eval`: measure the ONNX detector on a YOLO-format folder (default: the held-out real photos).
+
+Prints mAP50, mAP50-95, precision and recall (at ``--conf``), per-class AP, the most frequent confusions,
+and for hand photos (names starting ``hand_``) the share read exactly (the multiset of faces right) and
+the per-tile accuracy. The held-out split is built by ``mcr train --prepare-only`` under ``data/real``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+HELD_OUT = Path("data/real/images/val")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("eval", help="measure the detector on labelled photos", description=__doc__)
+    parser.add_argument("--data", type=Path, default=HELD_OUT, help=f"YOLO folder (default {HELD_OUT})")
+    parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
+    parser.add_argument("--conf", type=float, default=0.25, help="operating confidence (default 0.25)")
+    parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
+    parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.detector import Detector, load_image
+    from vision.evaluation import Evaluator, read_truth, yolo_pairs
+
+    if args.data == HELD_OUT and not HELD_OUT.is_dir():
+        raise FileNotFoundError(f"{HELD_OUT}: held-out split not built; run `mcr train --prepare-only` first")
+    pairs = yolo_pairs(args.data)
+    detector = Detector(args.model, threads=args.threads, conf=0.001)
+    evaluator = Evaluator(conf=args.conf)
+    timings = []
+    for image_path, label_path in pairs:
+        image = load_image(image_path)
+        start = time.perf_counter()
+        detections = detector(image)
+        timings.append(time.perf_counter() - start)
+        truth = read_truth(label_path, image.shape[1], image.shape[0])
+        evaluator.add(detections, truth, is_hand=image_path.name.startswith("hand_"))
+    report = evaluator.report()
+    median_ms = 1000 * sorted(timings)[len(timings) // 2]
+    if args.json:
+        print(json.dumps({**asdict(report), "median_ms": round(median_ms, 1), "model_version": detector.version}))
+        return 0
+    print(f"{args.data}: {report.images} images, {report.instances} tiles, model {detector.version}, "
+          f"median {median_ms:.0f} ms/image")
+    print(f"mAP50 {report.map50:.3f}  mAP50-95 {report.map50_95:.3f}  "
+          f"precision {report.precision:.3f}  recall {report.recall:.3f}  (conf >= {args.conf})")
+    if report.hand_photos:
+        print(f"hand photos read exactly: {report.hands_exact}/{report.hand_photos} "
+              f"({report.hands_exact / report.hand_photos:.1%}); per-tile accuracy "
+              f"{report.hand_tiles_correct}/{report.hand_tiles} ({report.hand_tiles_correct / report.hand_tiles:.1%})")
+    print("per-class AP50 / AP50-95:")
+    print("  " + "  ".join(f"{code} {report.ap50[code]:.2f}/{report.ap50_95[code]:.2f}" for code in report.ap50))
+    if report.confusions:
+        print("top confusions (true -> read: count): "
+              + ", ".join(f"{a}->{b}: {n}" for a, b, n in report.confusions))
+    return 0

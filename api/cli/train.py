@@ -1,0 +1,37 @@
+"""`mcr train`: reproduce the shipped detector from the recorded recipe (``models/recipe.json``).
+
+Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
+this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
+``--fresh``; then export with ``python -m models.export``. The product never imports torch itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from api.cli import CliError
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("train", help="train the tile detector from the recorded recipe",
+                                   description=__doc__)
+    parser.add_argument("--python", default=sys.executable,
+                        help="interpreter with the train extra (default: this one)")
+    parser.add_argument("--fresh", action="store_true", help="start over instead of resuming")
+    parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
+    if probe.returncode != 0:
+        raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
+    command = [args.python, "-m", "models.train"]
+    command += ["--fresh"] if args.fresh else []
+    command += ["--prepare-only"] if args.prepare_only else []
+    return subprocess.run(command, cwd=ROOT).returncode

@@ -1,0 +1,192 @@
+"""Detector evaluation in numpy: mAP50, mAP50-95, precision/recall, confusions, and hand photos read exactly.
+
+The definitions follow Ultralytics/COCO so our numbers compare with its validator: predictions are
+matched greedily by confidence to the unmatched ground-truth box of the same class with the highest IoU;
+AP is the area under the monotone precision envelope sampled at 101 recall points; mAP50-95 averages
+IoU thresholds 0.50, 0.55, ..., 0.95 over the classes that have ground truth. Precision, recall,
+confusions and hand reading use the detections at the operating confidence (``conf``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import TILES
+from vision.detections import TileDetections
+
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
+
+
+@dataclass(frozen=True)
+class Truth:
+    """Ground truth of one image: boxes in pixels and our class ids."""
+
+    xyxy: np.ndarray
+    class_id: np.ndarray
+
+
+def yolo_pairs(root: Path) -> list[tuple[Path, Path]]:
+    """(image, label file) pairs of a YOLO folder: ``.../images/...`` beside ``.../labels/...``."""
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root}: no such folder")
+    pairs = []
+    for image in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
+        parts = list(image.parts)
+        if "images" not in parts:
+            continue
+        parts[len(parts) - 1 - parts[::-1].index("images")] = "labels"
+        pairs.append((image, Path(*parts).with_suffix(".txt")))
+    if not pairs:
+        raise ValueError(f"{root}: no images under an 'images' folder (expected a YOLO dataset)")
+    return pairs
+
+
+def read_truth(label_file: Path, width: int, height: int) -> Truth:
+    """YOLO ``class cx cy w h`` rows (normalised, our class ids) as pixel boxes; no file = no tiles."""
+    rows = []
+    if label_file.exists():
+        for number, line in enumerate(label_file.read_text().splitlines(), 1):
+            values = line.split()
+            if not values:
+                continue
+            if len(values) != 5 or not 0 <= int(values[0]) < len(TILES):
+                raise ValueError(f"{label_file}:{number}: expected 'class cx cy w h' with class 0-{len(TILES) - 1}")
+            rows.append([float(v) for v in values])
+    table = np.array(rows, dtype=np.float64).reshape(-1, 5)
+    cx, cy, w, h = table[:, 1] * width, table[:, 2] * height, table[:, 3] * width, table[:, 4] * height
+    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    return Truth(xyxy.astype(np.float32), table[:, 0].astype(np.int64))
+
+
+def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """IoU matrix (len(a) × len(b)) of xyxy boxes."""
+    tl = np.maximum(a[:, None, :2], b[None, :, :2])
+    br = np.minimum(a[:, None, 2:], b[None, :, 2:])
+    inter = np.prod(np.clip(br - tl, 0, None), axis=2)
+    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
+    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+
+
+def match(pred: TileDetections, truth: Truth, same_class: bool = True) -> np.ndarray:
+    """For each IoU threshold, the ground-truth index each prediction matched (-1: none); (n_pred × 10).
+
+    Predictions go in descending confidence; each takes the free truth box with the highest IoU.
+    """
+    order = np.argsort(-pred.confidence, kind="stable")
+    matched = np.full((len(pred), len(IOU_THRESHOLDS)), -1, dtype=np.int64)
+    if len(pred) == 0 or len(truth.class_id) == 0:
+        return matched
+    iou = box_iou(pred.xyxy, truth.xyxy)
+    if same_class:
+        iou = np.where(pred.class_id[:, None] == truth.class_id[None, :], iou, 0.0)
+    for t, threshold in enumerate(IOU_THRESHOLDS):
+        free = np.ones(len(truth.class_id), dtype=bool)
+        for i in order:
+            candidates = np.where(free & (iou[i] >= threshold), iou[i], -1.0)
+            best = int(candidates.argmax())
+            if candidates[best] >= 0:
+                matched[i, t] = best
+                free[best] = False
+    return matched
+
+
+def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
+    """Area under the precision envelope sampled at 101 recall points (COCO)."""
+    mrec = np.concatenate(([0.0], recall, [1.0]))
+    mpre = np.concatenate(([1.0], precision, [0.0]))
+    envelope = np.flip(np.maximum.accumulate(np.flip(mpre)))
+    x = np.linspace(0, 1, 101)
+    y = np.interp(x, mrec, envelope)
+    return float(((y[1:] + y[:-1]) / 2 * np.diff(x)).sum())
+
+
+@dataclass(frozen=True)
+class Report:
+    """What `mcr eval` prints. Per-class AP covers the classes with ground truth."""
+
+    images: int
+    instances: int
+    map50: float
+    map50_95: float
+    precision: float
+    recall: float
+    ap50: dict[str, float]
+    ap50_95: dict[str, float]
+    confusions: list[tuple[str, str, int]]  # (true code, predicted code, count), most frequent first
+    hand_photos: int
+    hands_exact: int
+    hand_tiles: int
+    hand_tiles_correct: int
+
+
+@dataclass
+class Evaluator:
+    """Accumulates images one at a time (`add`), then `report()`; ``conf`` is the operating threshold."""
+
+    conf: float = 0.25
+    _scores: list[np.ndarray] = field(default_factory=list)
+    _classes: list[np.ndarray] = field(default_factory=list)
+    _hits: list[np.ndarray] = field(default_factory=list)
+    _truth_counts: Counter[int] = field(default_factory=Counter)
+    _confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
+    _tp_at_conf: int = 0
+    _pred_at_conf: int = 0
+    _images: int = 0
+    _hands: list[tuple[bool, int, int]] = field(default_factory=list)
+
+    def add(self, pred: TileDetections, truth: Truth, is_hand: bool = False) -> None:
+        """One image's detections (all confidences, for AP) against its ground truth."""
+        self._images += 1
+        matched = match(pred, truth)
+        self._scores.append(pred.confidence)
+        self._classes.append(pred.class_id)
+        self._hits.append(matched >= 0)
+        self._truth_counts.update(truth.class_id.tolist())
+        sure = pred[pred.confidence >= self.conf]
+        sure_hits = match(sure, truth)[:, 0] >= 0
+        self._tp_at_conf += int(sure_hits.sum())
+        self._pred_at_conf += len(sure)
+        located = match(sure, truth, same_class=False)[:, 0]
+        for i in np.flatnonzero(located >= 0):
+            true_code, got_code = TILES[truth.class_id[located[i]]].code, sure.tiles[i].code
+            if true_code != got_code:
+                self._confusions[(true_code, got_code)] += 1
+        if is_hand:
+            exact = Counter(t.code for t in sure.tiles) == Counter(TILES[c].code for c in truth.class_id)
+            self._hands.append((exact, len(truth.class_id), int(sure_hits.sum())))
+
+    def report(self, top_confusions: int = 10) -> Report:
+        scores = np.concatenate(self._scores) if self._scores else np.zeros(0)
+        classes = np.concatenate(self._classes) if self._classes else np.zeros(0, np.int64)
+        hits = np.concatenate(self._hits) if self._hits else np.zeros((0, len(IOU_THRESHOLDS)), bool)
+        ap = {}
+        for cls, n_truth in sorted(self._truth_counts.items()):
+            mine = classes == cls
+            order = np.argsort(-scores[mine], kind="stable")
+            tp = np.cumsum(hits[mine][order], axis=0)
+            fp = np.cumsum(~hits[mine][order], axis=0)
+            recall, precision = tp / n_truth, tp / np.maximum(tp + fp, 1)
+            ap[TILES[cls].code] = [average_precision(recall[:, t], precision[:, t]) for t in range(len(IOU_THRESHOLDS))]
+        per_class = np.array(list(ap.values())).reshape(-1, len(IOU_THRESHOLDS))
+        instances = sum(self._truth_counts.values())
+        return Report(
+            images=self._images,
+            instances=instances,
+            map50=float(per_class[:, 0].mean()) if len(per_class) else 0.0,
+            map50_95=float(per_class.mean()) if len(per_class) else 0.0,
+            precision=self._tp_at_conf / max(self._pred_at_conf, 1),
+            recall=self._tp_at_conf / max(instances, 1),
+            ap50={code: v[0] for code, v in ap.items()},
+            ap50_95={code: float(np.mean(v)) for code, v in ap.items()},
+            confusions=[(a, b, n) for (a, b), n in self._confusions.most_common(top_confusions)],
+            hand_photos=len(self._hands),
+            hands_exact=sum(exact for exact, _, _ in self._hands),
+            hand_tiles=sum(n for _, n, _ in self._hands),
+            hand_tiles_correct=sum(c for _, _, c in self._hands),
+        )
