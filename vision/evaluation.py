@@ -2,7 +2,7 @@
 
 The definitions follow Ultralytics/COCO so our numbers compare with its validator: predictions are
 matched greedily by confidence to the unmatched ground-truth box of the same class with the highest IoU;
-AP is the area under the monotone precision envelope sampled at 101 recall points; mAP50-95 averages
+AP is COCO's 101-point interpolated average precision; mAP50-95 averages
 IoU thresholds 0.50, 0.55, ..., 0.95 over the classes that have ground truth. Precision, recall,
 confusions and hand reading use the detections at the operating confidence (``conf``).
 """
@@ -97,13 +97,13 @@ def match(pred: TileDetections, truth: Truth, same_class: bool = True) -> np.nda
 
 
 def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
-    """Area under the precision envelope sampled at 101 recall points (COCO)."""
-    mrec = np.concatenate(([0.0], recall, [1.0]))
-    mpre = np.concatenate(([1.0], precision, [0.0]))
-    envelope = np.flip(np.maximum.accumulate(np.flip(mpre)))
-    x = np.linspace(0, 1, 101)
-    y = np.interp(x, mrec, envelope)
-    return float(((y[1:] + y[:-1]) / 2 * np.diff(x)).sum())
+    """COCO's 101-point AP: the mean over recall levels 0, 0.01, ..., 1 of the best precision at that
+    recall or beyond (0 past the highest recall reached). ``recall`` ascends, as a ranked list gives it."""
+    if len(recall) == 0:
+        return 0.0
+    envelope = np.flip(np.maximum.accumulate(np.flip(precision)))
+    at = np.searchsorted(recall, np.linspace(0, 1, 101), side="left")
+    return float(np.where(at < len(recall), envelope[np.minimum(at, len(recall) - 1)], 0.0).mean())
 
 
 @dataclass(frozen=True)

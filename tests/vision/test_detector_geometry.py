@@ -1,0 +1,71 @@
+"""Letterbox mapping on non-square images, YOLO output decoding and class-aware NMS (no model needed)."""
+
+import numpy as np
+import pytest
+
+from vision.detector import Letterbox, class_aware_nms, decode, load_image, nms
+
+
+@pytest.mark.parametrize(("height", "width"), [(480, 640), (1000, 300), (333, 777), (64, 64)])
+def test_letterbox_round_trip_and_padding(height: int, width: int) -> None:
+    size = 480
+    box = Letterbox.fit(height, width, size)
+    image = np.full((height, width, 3), 200, np.uint8)
+    square = box.apply(image, size)
+    assert square.shape == (size, size, 3)
+    # The image sits at (left, top) and the rest is padding grey.
+    assert square[box.top + 1, box.left + 1, 0] == 200
+    if box.left:
+        assert square[size // 2, box.left - 1, 0] == 114
+    if box.top:
+        assert square[box.top - 1, size // 2, 0] == 114
+    original = np.array([[10, 20, width - 5, height - 7]], np.float32)
+    in_input = original * box.scale + [box.left, box.top, box.left, box.top]
+    np.testing.assert_allclose(box.to_original(in_input, height, width), original, atol=1e-3)
+
+
+def test_boxes_are_clipped_to_the_image() -> None:
+    box = Letterbox.fit(300, 600, 480)  # wide: padding above and below
+    mapped = box.to_original(np.array([[-50, 0, 700, 480]], np.float32), 300, 600)
+    np.testing.assert_allclose(mapped, [[0, 0, 600, 300]])
+
+
+def test_nms_keeps_the_best_of_overlapping_boxes() -> None:
+    xyxy = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
+    kept = nms(xyxy, np.array([0.6, 0.9, 0.5]), iou_threshold=0.5)
+    assert kept.tolist() == [1, 2]
+
+
+def test_nms_is_class_aware() -> None:
+    xyxy = np.array([[0, 0, 10, 10], [1, 1, 11, 11]], np.float32)
+    scores = np.array([0.9, 0.8])
+    assert class_aware_nms(xyxy, scores, np.array([3, 3]), 0.5).tolist() == [0]
+    assert sorted(class_aware_nms(xyxy, scores, np.array([3, 4]), 0.5).tolist()) == [0, 1]
+
+
+def test_decode_takes_best_class_and_threshold() -> None:
+    # Three anchors, two classes: centre boxes then class scores, as the YOLO head emits them.
+    output = np.array(
+        [
+            [10, 11, 100],  # cx
+            [10, 10, 100],  # cy
+            [8, 8, 8],  # w
+            [8, 8, 8],  # h
+            [0.9, 0.7, 0.1],  # class 0
+            [0.1, 0.2, 0.3],  # class 1
+        ],
+        np.float32,
+    )
+    xyxy, scores, class_id = decode(output, conf=0.25, iou=0.5, max_det=10)
+    assert class_id.tolist() == [0, 1]
+    np.testing.assert_allclose(scores, [0.9, 0.3])
+    np.testing.assert_allclose(xyxy[0], [6, 6, 14, 14])
+
+
+def test_load_image_errors_name_the_file(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError, match="missing.jpg"):
+        load_image(tmp_path / "missing.jpg")
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a photo")
+    with pytest.raises(ValueError, match="notes.jpg: not an image"):
+        load_image(text)

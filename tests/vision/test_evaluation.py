@@ -1,0 +1,75 @@
+"""Evaluation metrics on hand-made boxes: perfect, missing, misread and duplicate detections."""
+
+import numpy as np
+import pytest
+
+from scoring.tiles import tile
+from vision.detections import TileDetections
+from vision.evaluation import Evaluator, Truth, average_precision, read_truth, yolo_pairs
+
+BOXES = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
+CODES = ["1m", "1m", "E"]
+
+
+def truth() -> Truth:
+    return Truth(BOXES, np.array([tile(c).index for c in CODES]))
+
+
+def detections(codes: list[str], boxes: np.ndarray = BOXES, conf: list[float] | None = None) -> TileDetections:
+    return TileDetections(boxes, conf or [0.9] * len(codes), [tile(c).index for c in codes])
+
+
+def test_perfect_detections() -> None:
+    ev = Evaluator()
+    ev.add(detections(CODES), truth(), is_hand=True)
+    r = ev.report()
+    assert r.map50 == pytest.approx(1.0) and r.map50_95 == pytest.approx(1.0)
+    assert (r.precision, r.recall, r.hands_exact, r.hand_photos) == (1.0, 1.0, 1, 1)
+    assert r.confusions == []
+
+
+def test_misread_tile_is_a_confusion_and_breaks_the_hand() -> None:
+    ev = Evaluator()
+    ev.add(detections(["1m", "2m", "E"]), truth(), is_hand=True)
+    r = ev.report()
+    assert r.confusions == [("1m", "2m", 1)]
+    assert r.hands_exact == 0 and (r.hand_tiles, r.hand_tiles_correct) == (3, 2)
+    assert r.precision == pytest.approx(2 / 3) and r.recall == pytest.approx(2 / 3)
+    assert r.ap50["E"] == pytest.approx(1.0) and r.ap50["1m"] == pytest.approx(0.5, abs=0.01)
+
+
+def test_low_confidence_duplicates_lower_ap_but_not_the_operating_point() -> None:
+    ev = Evaluator(conf=0.5)
+    boxes = np.vstack([BOXES, BOXES[:1] + 1])
+    ev.add(detections(CODES + ["1m"], boxes, [0.9, 0.9, 0.9, 0.1]), truth())
+    r = ev.report()
+    assert r.precision == 1.0 and r.recall == 1.0
+    assert r.ap50["1m"] == pytest.approx(1.0)  # the duplicate ranks after both true hits
+
+
+def test_loose_boxes_count_at_50_not_at_95() -> None:
+    ev = Evaluator()
+    shifted = BOXES + np.array([2, 0, 2, 0], np.float32)  # IoU 80/120 = 0.67: passes 0.50-0.65
+    ev.add(detections(CODES, shifted), truth())
+    r = ev.report()
+    assert r.map50 == pytest.approx(1.0) and r.map50_95 == pytest.approx(0.4)
+
+
+def test_average_precision_of_half_recall() -> None:
+    assert average_precision(np.array([0.5]), np.array([1.0])) == pytest.approx(0.5, abs=0.01)
+
+
+def test_yolo_folder_reading(tmp_path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "images" / "a.png").write_bytes(b"")
+    (tmp_path / "labels" / "a.txt").write_text(f"{tile('E').index} 0.5 0.5 0.2 0.4\n")
+    [(image, label)] = yolo_pairs(tmp_path)
+    t = read_truth(label, width=100, height=50)
+    np.testing.assert_allclose(t.xyxy, [[40, 15, 60, 35]])
+    assert t.class_id.tolist() == [tile("E").index]
+    (tmp_path / "labels" / "a.txt").write_text("99 0.5 0.5 0.2 0.4\n")
+    with pytest.raises(ValueError, match="a.txt:1"):
+        read_truth(label, 100, 50)
+    with pytest.raises(ValueError, match="no images"):
+        yolo_pairs(tmp_path / "labels")
