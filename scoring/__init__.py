@@ -1,1 +1,25 @@
-"""MCR rules: the tile vocabulary, hands, fans and payouts. Pure Python; imports no image code."""
+"""MCR rules: the tile vocabulary, hands, fans and payouts. Pure Python; imports no image code.
+
+>>> from scoring import parse_hand, score
+>>> score(parse_hand("[567m,2][567s,3]567p234p1s1s")).is_win
+True
+"""
+
+from scoring.hand import Hand, HandError, Meld, MeldKind, Situation
+from scoring.notation import format_hand, parse_hand
+from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, score
+
+__all__ = [
+    "FanScore",
+    "Hand",
+    "HandError",
+    "Meld",
+    "MeldKind",
+    "ReadingSet",
+    "ScoreError",
+    "ScoreResult",
+    "Situation",
+    "format_hand",
+    "parse_hand",
+    "score",
+]

@@ -1,0 +1,69 @@
+"""Fans of the hand's shape: the special forms, Nine Gates, and what every set of a reading shares
+(All Chows, Outside Hand, All Fives)."""
+
+from __future__ import annotations
+
+from scoring.decompose import (
+    HONOR_START,
+    HONORS_AND_KNITTED,
+    KNITTED_STRAIGHT,
+    KNITTED_STRAIGHTS,
+    REGULAR,
+    SEVEN_PAIRS,
+    THIRTEEN_ORPHANS,
+    SetKind,
+)
+from scoring.detect.view import Found, HandFacts, View, add, is_terminal_or_honor, label, rank, suit, tiles_label
+
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def form_fans(v: View, found: Found) -> None:
+    """Seven (shifted) pairs, thirteen orphans, honours and knitted tiles, knitted straight."""
+    counts = v.facts.counts
+    present = [t for t, n in enumerate(counts) if n]
+    if v.form == SEVEN_PAIRS:
+        pairs = sorted({g.tile for g in v.groups})
+        shifted = len(pairs) == 7 and suit(pairs[0]) == suit(pairs[6]) < 3 and pairs[6] - pairs[0] == 6
+        add(found, 6 if shifted else 19, " ".join(label(g) for g in v.groups))
+    elif v.form == THIRTEEN_ORPHANS:
+        add(found, 7, tiles_label(present))
+    elif v.form == HONORS_AND_KNITTED:
+        honors = sum(1 for t in present if t >= HONOR_START)
+        add(found, 20 if honors == 7 else 34, tiles_label(present))
+        for ks in KNITTED_STRAIGHTS:
+            if honors < 7 and all(counts[t] for t in ks):
+                add(found, 35, tiles_label(sorted(ks)))
+    elif v.form == KNITTED_STRAIGHT:
+        add(found, 35, label(v.groups[0]))
+
+
+def nine_gates(facts: HandFacts, found: Found) -> None:
+    """1112345678999 standing in one suit, winning on any tile of that suit."""
+    standing = facts.standing_13
+    if standing is None:
+        return
+    for start in (0, 9, 18):
+        if standing[start : start + 9] == _NINE_GATES and sum(standing) == 13 and facts.win // 9 == start // 9:
+            add(found, 4, tiles_label([start] * 3 + list(range(start + 1, start + 8)) + [start + 8] * 3) + " + " + tiles_label([facts.win]))
+
+
+def set_trait_fans(v: View, found: Found) -> None:
+    """All Chows, Outside Hand and All Fives: traits every set and the pair of a regular reading share."""
+    if v.form not in (REGULAR, KNITTED_STRAIGHT) or v.pair is None:
+        return
+    units = [g for g in v.groups if g.kind is not SetKind.KNITTED]
+    if len(v.chows) + 3 * (v.form == KNITTED_STRAIGHT) == 4 and v.pair.tile < HONOR_START:
+        add(found, 63, "chows only and a suited pair")
+    if v.form != REGULAR:
+        return
+    if all(_has(g, is_terminal_or_honor) for g in units):
+        add(found, 55, " ".join(label(g) for g in units))
+    if all(_has(g, lambda t: t < HONOR_START and rank(t) == 4) for g in units):
+        add(found, 31, " ".join(label(g) for g in units))
+
+
+def _has(g, test) -> bool:
+    if g.kind is SetKind.CHOW:
+        return any(test(t) for t in (g.tile, g.tile + 1, g.tile + 2))
+    return test(g.tile)

@@ -1,0 +1,82 @@
+"""What the fan detectors look at: facts about the whole hand, and one reading of it.
+
+``HandFacts`` is built once per hand (tile counts, win conditions, the wait), ``View`` once per
+reading (its chows, pungs and pair, with the concealed/melded status each set scores with).
+Detectors return ``Found``: fan id -> one evidence string per time the fan is scored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind
+from scoring.tiles import PLAYABLE
+
+Found = dict[int, list[str]]
+
+
+def suit(t: int) -> int:
+    """0-2 for the suits, 3 for honours."""
+    return 3 if t >= HONOR_START else t // 9
+
+
+def rank(t: int) -> int:
+    """0-8 within a suit (rank minus one)."""
+    return t % 9
+
+
+def is_terminal_or_honor(t: int) -> bool:
+    return t >= HONOR_START or t % 9 in (0, 8)
+
+
+def label(g: Group) -> str:
+    """A group as a player writes it: ``123m``, ``999s``, ``EEEE``, ``55p``, ``147m258p369s``."""
+    if g.kind is SetKind.KNITTED:
+        return tiles_label(KNITTED_STRAIGHTS[g.tile])
+    if g.kind is SetKind.CHOW:
+        tiles = (g.tile, g.tile + 1, g.tile + 2)
+    else:
+        tiles = (g.tile,) * {SetKind.PUNG: 3, SetKind.KONG: 4, SetKind.PAIR: 2}[g.kind]
+    return tiles_label(tiles)
+
+
+def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
+    out = ""
+    for t in tiles:
+        code = PLAYABLE[t].code
+        if t < HONOR_START and out and out[-1] == code[-1]:
+            out = out[:-1] + code
+        else:
+            out += code
+    return out
+
+
+def add(found: Found, fan_id: int, evidence: str) -> None:
+    found.setdefault(fan_id, []).append(evidence)
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    counts: tuple[int, ...]  # every tile of the hand by face, a kong counting 4
+    win: int
+    self_drawn: bool
+    seat_wind: int
+    prevalent_wind: int
+    last_of_kind: bool
+    kong_replacement: bool
+    robbing_kong: bool
+    last_wall_tile: bool
+    melded_sets: int  # claimed melds: chows, pungs, melded and added kongs
+    kong_tiles: frozenset[int]
+    unique_wait: bool
+    standing_13: tuple[int, ...] | None  # the standing counts when nothing is melded (Nine Gates)
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    facts: HandFacts
+    form: str
+    groups: tuple[Group, ...]
+    chows: tuple[Group, ...]  # sorted by tile
+    pungs: tuple[Group, ...]  # pungs and kongs, sorted by tile, concealed as they score
+    pair: Group | None

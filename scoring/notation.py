@@ -1,0 +1,121 @@
+"""Hand notation compatible with ChineseOfficialMahjongHelper: ``[567m,2][999s,3]1122345p55s5p``.
+
+Melds come first in brackets, then the standing tiles; the last tile of the string is the winning
+tile. In a bracket the number says, for a chow, which tile was claimed (1-3, default 1); for a pung
+or melded kong, from whom (1 left, 2 opposite, 3 right, default 1); 5-7 make a kong added to a pung
+claimed from 1-3; a kong without a number is concealed. The comma is optional (``[123m1]``).
+Flower and season faces may be written anywhere (``16f``); they are set aside, not standing tiles.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError
+from scoring.tiles import Tile, tile
+
+_TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<bad>.)")
+_MELD = re.compile(r"^(?P<tiles>\d+[mpsz]|[ESWNCFP]+),?(?P<n>\d)?$")
+_ADDED_KONG_OFFSET = 4
+
+
+class NotationError(HandError):
+    """Text that is not hand notation; the message points at the offending part."""
+
+
+def _run_tiles(run: str) -> list[Tile]:
+    if run[-1].isalpha() and run[0].isdigit():
+        return [tile(d + run[-1]) for d in run[:-1]]
+    return [tile(c) for c in run]
+
+
+def _meld(body: str) -> Meld:
+    found = _MELD.match(body)
+    if not found:
+        raise NotationError(f"malformed meld [{body}]: write e.g. [567m,2], [999s,3], [8888p,1] or [SSSS]")
+    tiles = tuple(_run_tiles(found["tiles"]))
+    n = int(found["n"]) if found["n"] else None
+    if len(tiles) == 4:
+        if n is None:
+            return Meld(MeldKind.KONG, tiles, concealed=True)
+        added = n > _ADDED_KONG_OFFSET
+        source = n - _ADDED_KONG_OFFSET if added else n
+        if source not in (1, 2, 3):
+            raise MeldError(f"kong [{body}]: the number is 1-3 (claimed from) or 5-7 (added, claimed from 1-3)")
+        return Meld(MeldKind.KONG, tiles, source=source, added=added)
+    if len(tiles) != 3:
+        raise MeldError(f"meld [{body}] has {len(tiles)} tiles: a chow or pung has 3, a kong 4")
+    if len(set(tiles)) == 1:
+        if n is not None and n not in (1, 2, 3):
+            raise MeldError(f"pung [{body}]: the number says who it was claimed from, 1-3")
+        return Meld(MeldKind.PUNG, tiles, source=n or 1)
+    if n is not None and n not in (1, 2, 3):
+        raise MeldError(f"chow [{body}]: the number says which tile was claimed, 1-3")
+    return Meld(MeldKind.CHOW, tuple(sorted(tiles, key=lambda t: t.index)), claimed=(n or 1) - 1)
+
+
+def _tokens(text: str) -> Iterator[tuple[str, str]]:
+    for found in _TOKEN.finditer(text.replace(" ", "")):
+        kind = found.lastgroup or "bad"
+        if kind == "bad":
+            raise NotationError(f"unexpected {found[0]!r} at position {found.start() + 1} of {text!r}")
+        yield kind, found[kind]
+
+
+def parse_hand(text: str, flowers: int | None = None) -> Hand:
+    """Read hand notation; ``flowers`` (a count) overrides the flower faces written in the text.
+
+    >>> parse_hand("[567m,2][999s,3]11234p55s5p").win_tile.code
+    '5p'
+    """
+    melds: list[Meld] = []
+    standing: list[Tile] = []
+    bonus: list[Tile] = []
+    for kind, value in _tokens(text):
+        if kind == "meld":
+            if standing:
+                raise NotationError(f"meld [{value}] after standing tiles: write the melds first")
+            melds.append(_meld(value))
+            continue
+        tiles = _run_tiles(value)
+        (bonus if tiles[0].is_bonus else standing).extend(tiles)
+    if not standing:
+        raise TileCountError(f"no standing tiles in {text!r}: the last tile written is the winning tile")
+    count = len(bonus) if flowers is None else flowers
+    return Hand(tuple(standing[:-1]), tuple(melds), standing[-1], tuple(bonus), count)
+
+
+def _runs(tiles: tuple[Tile, ...]) -> str:
+    """Write tiles compactly: ranks grouped before their suit letter, honours as letters."""
+    out: list[str] = []
+    for t in tiles:
+        if t.is_honor:
+            out.append(t.code)
+        elif out and out[-1][-1] == t.code[-1] and out[-1][0].isdigit():
+            out[-1] = out[-1][:-1] + t.code
+        else:
+            out.append(t.code)
+    return "".join(out)
+
+
+def _format_meld(m: Meld) -> str:
+    body = _runs(m.tiles)
+    if m.kind is MeldKind.CHOW:
+        return f"[{body},{(m.claimed or 0) + 1}]"
+    if m.concealed:
+        return f"[{body}]"
+    return f"[{body},{(m.source or 1) + (_ADDED_KONG_OFFSET if m.added else 0)}]"
+
+
+def format_hand(hand: Hand) -> str:
+    """Write a hand in notation; flower faces come first, so the last tile is still the winning tile.
+
+    A flower count without faces cannot be written: pass it to ``parse_hand`` instead.
+
+    >>> format_hand(parse_hand("[123m1]EEE456p789s1p1p"))
+    '[123m,1]1456p789sEEE1p'
+    """
+    return "".join(
+        [_runs(hand.flowers)] + [_format_meld(m) for m in hand.melds] + [_runs(hand.concealed), _runs((hand.win_tile,))]
+    )

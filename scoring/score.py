@@ -1,0 +1,218 @@
+"""The scorer's one entry point: ``score(hand, situation) -> ScoreResult``.
+
+Flow: check the situation against the hand -> facts shared by every reading (tile counts, the wait,
+win conditions) -> every reading (``scoring.decompose``) -> per reading: fans, then the table's
+exclusions -> the highest total wins (ties: the first reading found, regular readings first).
+A hand that is not complete, or worth less than 8 without flowers, is a false win: reported with its
+error code and penalty, never raised.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from scoring.decompose import (
+    FACES,
+    REGULAR,
+    Group,
+    Reading,
+    SetKind,
+    knitted_straight_readings,
+    regular_splits,
+    special_readings,
+    waits,
+)
+from scoring.detect import HandFacts, View, hand_fans, reading_fans
+from scoring.detect.view import label, tiles_label
+from scoring.fans import CHICKEN_HAND, FAN_BY_ID, FLOWER_TILES, MIN_POINTS, apply_exclusions
+from scoring.hand import WINDS, Hand, Meld, MeldKind, Situation
+
+FALSE_WIN_PENALTY = 10
+BASE_PAYMENT = 8
+
+
+class ScoreError(str, Enum):
+    NOT_A_WIN = "not_a_win"  # the tiles do not make a complete hand
+    UNDER_EIGHT = "under_8"  # complete, but worth 1-7 points without flowers
+
+
+@dataclass(frozen=True)
+class FanScore:
+    """One fan of the result: ``points`` is its value once, scored ``count`` times; ``evidence`` says
+    which sets or tiles make each occurrence."""
+
+    id: int
+    en: str
+    zh: str
+    points: int
+    count: int
+    evidence: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "en": self.en, "zh": self.zh, "points": self.points, "count": self.count,
+                "evidence": list(self.evidence)}
+
+
+@dataclass(frozen=True)
+class ReadingSet:
+    """A set of the chosen reading as a player sees it: kind, tiles, and whether it is concealed."""
+
+    kind: str  # chow, pung, kong, pair, knitted (a knitted straight), single (honours and knitted)
+    tiles: str
+    concealed: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": self.tiles, "concealed": self.concealed}
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    fans: tuple[FanScore, ...]  # flowers included, as fan 81
+    fan_points: int  # without flowers: what must reach 8
+    total: int  # with flowers
+    is_win: bool
+    error: ScoreError | None
+    payouts: dict[str, int]  # seat wind -> points won (+) or paid (-)
+    form: str | None  # the chosen reading's shape, None when the hand is incomplete
+    reading: tuple[ReadingSet, ...]
+
+    def explanation(self) -> list[str]:
+        """One line per fan: its name, points and the sets or tiles that make it."""
+        return [f"{f.en} ({f.zh}) {f.points * f.count}: {'; '.join(f.evidence)}" for f in self.fans]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fans": [f.to_json() for f in self.fans],
+            "fan_points": self.fan_points,
+            "total": self.total,
+            "is_win": self.is_win,
+            "error": self.error.value if self.error else None,
+            "payouts": dict(self.payouts),
+            "reading": {"form": self.form, "sets": [s.to_json() for s in self.reading]} if self.form else None,
+        }
+
+
+def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
+    """Score a finished hand: its best reading, fans, total and payouts (a false win is a result too).
+
+    >>> from scoring.notation import parse_hand
+    >>> score(parse_hand("[999s,3]123456789p5s5s")).fans[0].en
+    'Pure Straight'
+    """
+    situation = situation or Situation()
+    situation.check_against(hand)
+    facts, melds = _facts(hand, situation)
+    shared = hand_fans(facts)
+    best: tuple[int, Reading, dict[int, list[str]]] | None = None
+    for reading in _readings(hand, melds):
+        found = dict(shared)
+        found.update(reading_fans(_view(facts, reading)))
+        kept = apply_exclusions(found) or {CHICKEN_HAND: ["no other fan"]}
+        points = sum(FAN_BY_ID[f].points * len(ev) for f, ev in kept.items())
+        if best is None or points >= best[0]:
+            best = (points, reading, kept)
+    return _result(hand, situation, best)
+
+
+def _meld_group(i: int, m: Meld) -> Group:
+    kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}[m.kind]
+    return Group(kind, m.first.index, m.concealed, i)
+
+
+def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
+    counts = [0] * FACES
+    for t in hand.all_tiles:
+        counts[t.index] += 1
+    standing = [0] * FACES
+    for t in hand.concealed:
+        standing[t.index] += 1
+    found = waits(standing, len(hand.melds))
+    melds = tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
+    facts = HandFacts(
+        counts=tuple(counts),
+        win=hand.win_tile.index,
+        self_drawn=s.self_drawn,
+        seat_wind=s.seat_wind.index,
+        prevalent_wind=s.prevalent_wind.index,
+        last_of_kind=s.last_of_kind or _shown_copies(hand) == 3,
+        kong_replacement=s.kong_replacement,
+        robbing_kong=s.robbing_kong,
+        last_wall_tile=s.last_wall_tile,
+        melded_sets=sum(1 for m in hand.melds if not m.concealed),
+        kong_tiles=frozenset(m.first.index for m in hand.melds if m.kind is MeldKind.KONG),
+        unique_wait=len(found) == 1,
+        standing_13=tuple(standing) if not hand.melds else None,
+    )
+    return facts, melds
+
+
+def _shown_copies(hand: Hand) -> int:
+    """Copies of the winning tile in the melds: with three shown, the winning tile is the last one."""
+    return sum(1 for m in hand.melds for t in m.tiles if t == hand.win_tile)
+
+
+def _readings(hand: Hand, melds: tuple[Group, ...]) -> list[Reading]:
+    hidden = [0] * FACES
+    for t in (*hand.concealed, hand.win_tile):
+        hidden[t.index] += 1
+    found = [Reading(REGULAR, (*split, *melds)) for split in regular_splits(hidden)]
+    return found + special_readings(hidden, melds) + knitted_straight_readings(hidden, melds)
+
+
+def _view(facts: HandFacts, reading: Reading) -> View:
+    """Sort the reading's sets by family; a pung finished by a discard scores as melded, unless the
+    winning tile could as well have finished a concealed chow of the same reading."""
+    groups = reading.groups
+    if not facts.self_drawn:
+        win = facts.win
+        in_chow = any(g.kind is SetKind.CHOW and g.meld_index is None and g.tile <= win <= g.tile + 2 for g in groups)
+        if not in_chow:
+            groups = tuple(
+                Group(g.kind, g.tile, False) if g.kind is SetKind.PUNG and g.meld_index is None and g.tile == win else g
+                for g in groups
+            )
+    chows = tuple(sorted((g for g in groups if g.kind is SetKind.CHOW), key=lambda g: g.tile))
+    pungs = tuple(sorted((g for g in groups if g.kind in (SetKind.PUNG, SetKind.KONG)), key=lambda g: g.tile))
+    pair = next((g for g in groups if g.kind is SetKind.PAIR), None) if reading.form != "seven_pairs" else None
+    return View(facts, reading.form, groups, chows, pungs, pair)
+
+
+def _result(hand: Hand, s: Situation, best: tuple[int, Reading, dict[int, list[str]]] | None) -> ScoreResult:
+    flowers = hand.flower_count
+    if best is None:
+        return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, _penalty(s), None, ())
+    points, reading, kept = best
+    fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
+    if flowers:
+        fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + ["flower"] * (flowers - len(hand.flowers))))
+    total = points + flowers
+    win = points >= MIN_POINTS
+    payouts = _payouts(s, total) if win else _penalty(s)
+    sets = tuple(_reading_set(g, hand) for g in reading.groups) or (
+        ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
+    )
+    return ScoreResult(tuple(fans), points, total, win, None if win else ScoreError.UNDER_EIGHT, payouts,
+                       reading.form, sets)
+
+
+def _fan_score(fan_id: int, evidence: list[str]) -> FanScore:
+    spec = FAN_BY_ID[fan_id]
+    return FanScore(fan_id, spec.en, spec.zh, spec.points, len(evidence), tuple(evidence))
+
+
+def _reading_set(g: Group, hand: Hand) -> ReadingSet:
+    return ReadingSet(g.kind.name.lower(), label(g), g.concealed if g.meld_index is None else hand.melds[g.meld_index].concealed)
+
+
+def _payouts(s: Situation, total: int) -> dict[str, int]:
+    """Self-drawn: each other seat pays 8 + total. On a discard: the discarder 8 + total, the others 8."""
+    paid = {w.code: -(BASE_PAYMENT + total) if s.self_drawn or w == s.paying_discarder else -BASE_PAYMENT
+            for w in WINDS if w != s.seat_wind}
+    return {w.code: paid.get(w.code, -sum(paid.values())) for w in WINDS}
+
+
+def _penalty(s: Situation) -> dict[str, int]:
+    """A false win: the caller pays 10 to each other seat."""
+    return {w.code: -3 * FALSE_WIN_PENALTY if w == s.seat_wind else FALSE_WIN_PENALTY for w in WINDS}
