@@ -20,14 +20,16 @@ from scoring.tiles import CLASS_NAMES
 MODELS = ROOT / "models"
 
 
-def export(weights: Path, onnx_out: Path, compact_out: Path | None, note: str) -> None:
-    """Write the ONNX model with our metadata and, if asked, the compact fp16 checkpoint."""
+def export(weights: Path, onnx_out: Path, compact_out: Path | None, note: str, imgsz: int | None = None) -> None:
+    """Write the ONNX model with our metadata and, if asked, the compact fp16 checkpoint.
+
+    ``imgsz`` defaults to the recipe's training size."""
     import onnx
     from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
     recipe = json.loads(RECIPE.read_text())
-    imgsz = recipe["train"]["imgsz"]
+    imgsz = imgsz or recipe["train"]["imgsz"]
     with tempfile.TemporaryDirectory() as tmp:
         local = Path(tmp) / "weights.pt"
         shutil.copy(weights, local)

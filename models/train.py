@@ -64,8 +64,8 @@ def thread_callback(threads: int, workers: int):  # noqa: ANN201 - Ultralytics c
     return setup
 
 
-def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool) -> Path:
-    """Train (or resume) and return the run folder."""
+def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, init: Path | None) -> Path:
+    """Train (or resume) and return the run folder; ``init`` is a checkpoint to start from (None: random)."""
     from ultralytics import YOLO
 
     run_dir = work / "runs" / recipe["name"]
@@ -76,14 +76,14 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool) -> 
         model.add_callback("on_pretrain_routine_start", threads)
         model.train(resume=True)
         return run_dir
-    model = YOLO(str(initial_weights(recipe, work)))
+    model = YOLO(str(init) if init else recipe["architecture"])
     model.add_callback("on_pretrain_routine_start", threads)
     model.train(
         data=str(data_yaml),
         project=str(run_dir.parent),
         name=run_dir.name,
         exist_ok=True,
-        pretrained=True,
+        pretrained=init is not None,
         device="cpu",
         plots=False,
         **recipe["train"],
@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "data", help="folder for datasets and runs (not in git)")
     parser.add_argument("--real", type=Path, default=REAL_PHOTOS, help="the chinese-mahjong-v4 folder")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
+    parser.add_argument("--init", type=Path, help="start from this checkpoint (e.g. models/mcr-tiles.pt), not the riichi model")
     parser.add_argument("--prepare-only", action="store_true", help="build the dataset folder and stop")
     args = parser.parse_args(argv)
     recipe = json.loads(RECIPE.read_text())
@@ -110,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         print(build(args.real, args.work / "real", fetch_model(args.work / "riichi")))
     if args.prepare_only:
         return 0
-    run_dir = train(recipe, data_yaml, args.work, resume=not args.fresh)
+    init = args.init or initial_weights(recipe, args.work)
+    run_dir = train(recipe, data_yaml, args.work, resume=not args.fresh, init=init)
     print(f"trained: {run_dir}")
     return 0
 

@@ -1,0 +1,68 @@
+"""Training smoke test: one tiny epoch on a few drawn images, ONNX export, loaded back by our Detector.
+
+Needs the `train` extra (torch, ultralytics); skipped in the product venv. CI runs it in a separate venv
+(see .ci/run). The images are drawn here (flat coloured tiles with a face-specific pattern), so it needs
+no data from ../shared.
+"""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+pytest.importorskip("ultralytics", reason="training smoke test needs the train extra (torch, ultralytics)")
+
+from models.export import export  # noqa: E402
+from models.train import offline_ultralytics, train  # noqa: E402
+from scoring.tiles import CLASS_NAMES  # noqa: E402
+from vision.detector import Detector  # noqa: E402
+
+SIZE = 160
+
+
+def draw_scene(seed: int, images: Path, labels: Path) -> None:
+    """A green table with a row of white tiles, each marked by its class (a pattern of dark dots)."""
+    rng = np.random.default_rng(seed)
+    canvas = np.full((SIZE, SIZE, 3), (40, 120, 40), np.uint8)
+    rows = []
+    for i in range(5):
+        cls = int(rng.integers(0, 4))
+        x1, y1 = 8 + i * 29, 60
+        cv2.rectangle(canvas, (x1, y1), (x1 + 24, y1 + 34), (235, 235, 235), -1)
+        for k in range(cls + 1):
+            cv2.circle(canvas, (x1 + 12, y1 + 6 + 7 * k), 2, (30, 30, 160), -1)
+        rows.append(f"{cls} {(x1 + 12) / SIZE:.5f} {(y1 + 17) / SIZE:.5f} {24 / SIZE:.5f} {34 / SIZE:.5f}")
+    cv2.imwrite(str(images / f"scene{seed}.png"), canvas)
+    (labels / f"scene{seed}.txt").write_text("\n".join(rows) + "\n")
+
+
+def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> None:
+    offline_ultralytics(tmp_path / "config")
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+        for seed in range(4 if split == "train" else 2):
+            draw_scene(seed + (10 if split == "val" else 0), tmp_path / "images" / split, tmp_path / "labels" / split)
+    names = "".join(f"  {i}: '{n}'\n" for i, n in enumerate(CLASS_NAMES))
+    data = tmp_path / "data.yaml"
+    data.write_text(f"path: {tmp_path}\ntrain: images/train\nval: images/val\nnames:\n{names}")
+    recipe = {
+        "name": "smoke",
+        "architecture": "yolo11n.yaml",
+        "torch_threads": 2,
+        "train": {"imgsz": SIZE, "epochs": 1, "batch": 4, "workers": 0, "seed": 0, "amp": False, "mosaic": 0.0},
+        "augmentation": {"fliplr": 0.0},
+    }
+    run_dir = train(recipe, data, tmp_path, resume=False, init=None)
+    weights = run_dir / "weights" / "last.pt"
+    assert weights.exists()
+    model = tmp_path / "smoke.onnx"
+    export(weights, model, tmp_path / "compact.pt", note="smoke", imgsz=SIZE)
+    detector = Detector(model, conf=1e-9)  # one epoch from random weights: scores are tiny, but present
+    assert detector.classes == CLASS_NAMES and detector.size == SIZE
+    image = cv2.imread(str(tmp_path / "images" / "val" / "scene10.png"))
+    found = detector(np.ascontiguousarray(image[:, :120]))  # non-square input: letterboxed
+    assert len(found) > 0
+    assert (found.xyxy[:, 2] <= 120).all() and (found.xyxy[:, 3] <= SIZE).all()
+    assert (tmp_path / "compact.pt").stat().st_size < 8_000_000
