@@ -1,0 +1,73 @@
+"""``mcr synth``: render synthetic photos of tiles and hands as a YOLO training folder."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "synth", help="render synthetic tile photos with YOLO labels and hand layouts",
+        description="Render N synthetic scenes (tiles on a table, seen by a phone) into a YOLO folder: "
+        "images/, labels/, data.yaml, and layouts/<stem>.json for scenes that show a hand. Tile styles "
+        "come from Debian packages; missing ones are listed with the apt-get line that adds them.")
+    parser.add_argument("--n", type=int, required=True, help="number of scenes")
+    parser.add_argument("--out", required=True, help="output folder (created)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same scenes)")
+    parser.add_argument("--styles", default="train",
+                        help="comma-separated tile styles, or 'train' (all installed but the held-out ones), "
+                        "'held-out', 'all'; 'list' prints them")
+    parser.add_argument("--layouts", default="hand,loose,grid,table", help="comma-separated layouts")
+    parser.add_argument("--workers", type=int, default=1, help="processes to render with")
+    parser.add_argument("--size", type=int, default=640, help="long side of each photo in pixels")
+    parser.set_defaults(run=run)
+
+
+def pick_styles(spec: str) -> tuple[str, ...]:
+    """Resolve a --styles value to installed style names; errors name what is missing and how to add it."""
+    from datasets import faces
+
+    installed = [s.name for s in faces.installed()]
+    groups = {"all": installed, "train": [s for s in installed if s not in faces.HELD_OUT],
+              "held-out": [s for s in installed if s in faces.HELD_OUT]}
+    names = groups.get(spec) or [s.strip() for s in spec.split(",") if s.strip()]
+    unknown = [s for s in names if s not in faces.BY_NAME]
+    if unknown:
+        raise ValueError(f"unknown style {', '.join(unknown)}; known: {', '.join(faces.BY_NAME)}")
+    absent = [faces.BY_NAME[s] for s in names if s not in installed]
+    if absent or not names:
+        hint = " ".join(sorted({s.package for s in absent})) or "kdegames-mahjongg-data-kf5"
+        raise ValueError(f"tile style not installed: {', '.join(s.name for s in absent) or spec}; "
+                         f"apt-get install {hint} librsvg2-bin")
+    return tuple(names)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from datasets import faces
+    from datasets.generate import Job, ProgressBar, generate
+    from datasets.layouts import LAYOUTS
+
+    if args.styles == "list":
+        for s in faces.SOURCES:
+            state = "installed" if s.installed else f"missing: apt-get install {s.package}"
+            held = ", held out" if s.name in faces.HELD_OUT else ""
+            print(f"{s.name:18} {state}{held}")
+        return 0
+    if args.n < 1 or args.workers < 1 or args.size < 64:
+        raise ValueError("--n and --workers must be at least 1 and --size at least 64")
+    layouts = tuple(x.strip() for x in args.layouts.split(",") if x.strip())
+    if bad := [x for x in layouts if x not in LAYOUTS]:
+        raise ValueError(f"unknown layout {', '.join(bad)}; known: {', '.join(LAYOUTS)}")
+    if report := faces.missing_report():
+        print(report, file=sys.stderr)
+    job = Job(Path(args.out), args.seed, pick_styles(args.styles), layouts, args.size)
+    start = time.monotonic()
+    labels = generate(job, args.n, args.workers, ProgressBar())
+    took = time.monotonic() - start
+    print(f"{args.n} scenes, {labels} tiles labelled, in {took:.1f} s "
+          f"({args.n / took:.1f} scenes/s with {args.workers} worker(s)) -> {job.out}")
+    return 0

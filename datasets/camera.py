@@ -1,0 +1,89 @@
+"""The phone: a homography from the table plane to the photo, and the photo's defects.
+
+The camera is held above or in front of the tiles (far edge foreshortened), the photo may be turned to
+any angle (upside down too), and the light, glare, blur, noise and JPEG quality vary.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+
+def homography(rng: np.random.Generator, extent: tuple[float, float, float, float], size: tuple[int, int],
+               tilt: float, fill: float) -> np.ndarray:
+    """Map the plane box ``extent`` (x0, y0, x1, y1) into a ``size`` (w, h) photo.
+
+    ``tilt`` 0 looks straight down; larger values narrow the far edge and shorten depth. ``fill`` is the
+    share of the photo the content spans (above 1 crops it).
+    """
+    x0, y0, x1, y1 = extent
+    w, h = x1 - x0, y1 - y0
+    src = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
+    squash = 1.0 - tilt * float(rng.uniform(0.6, 1.2))
+    # the far edge narrows with the content's depth relative to the camera distance (about its size)
+    narrow = 1.0 - tilt * float(rng.uniform(0.5, 1.2)) * h / max(w, h)
+    quad = np.array([(-w / 2 * narrow, -h / 2 * squash), (w / 2 * narrow, -h / 2 * squash),
+                     (w / 2, h / 2 * squash), (-w / 2, h / 2 * squash)], np.float32)
+    quad += rng.normal(0, 0.03 * min(w, h), quad.shape).astype(np.float32)  # a hand is never level
+    roll = rng.random()
+    if roll < 0.45:
+        angle = rng.normal(0, 12)
+    elif roll < 0.65:
+        angle = float(rng.choice([90.0, 180.0, 270.0])) + rng.normal(0, 8)
+    else:
+        angle = rng.uniform(-180, 180)
+    a = np.deg2rad(angle)
+    quad = quad @ np.array([[np.cos(a), np.sin(a)], [-np.sin(a), np.cos(a)]], np.float32)
+    span = quad.max(axis=0) - quad.min(axis=0)
+    scale = fill * min(size[0] / span[0], size[1] / span[1])
+    quad = (quad - quad.min(axis=0)) * scale
+    room = np.array(size, np.float32) - (quad.max(axis=0))
+    quad += np.array([rng.uniform(min(0, r), max(0, r)) for r in room], np.float32)
+    return cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+
+
+def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:
+    """Photo pixels per plane unit around ``point`` (square root of the Jacobian's determinant)."""
+    x, y = point
+    pts = np.array([[(x, y), (x + 1e-2, y), (x, y + 1e-2)]], np.float32)
+    p = cv2.perspectiveTransform(pts, hom)[0]
+    (ax, ay), (bx, by) = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(ax * by - ay * bx)) / 1e-2)
+
+
+def light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Coloured, uneven light with an optional glare spot (float BGR in, float BGR out)."""
+    h, w = img.shape[:2]
+    colour = np.array([rng.uniform(0.8, 1.1), rng.uniform(0.9, 1.05), rng.uniform(0.85, 1.15)], np.float32)
+    gx, gy = rng.normal(0, 0.35, 2)
+    ramp = 1 + gx * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] \
+        + gy * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
+    out = img * colour * float(rng.uniform(0.7, 1.15)) * ramp[:, :, None]
+    if rng.random() < 0.3:
+        glare = np.zeros((h, w), np.float32)
+        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
+        axes = (int(rng.uniform(0.05, 0.25) * w), int(rng.uniform(0.03, 0.15) * h))
+        cv2.ellipse(glare, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        k = int(max(axes) * 0.8) | 1
+        out += cv2.GaussianBlur(glare, (k, k), 0)[:, :, None] * float(rng.uniform(60, 160))
+    return out
+
+
+def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """Focus blur or motion blur, then sensor noise; returns uint8."""
+    roll = rng.random()
+    if roll < 0.35:
+        sigma = float(rng.uniform(0.4, 1.6))
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    elif roll < 0.5:
+        k = int(rng.integers(3, 9))
+        kernel = np.zeros((k, k), np.float32)
+        kernel[k // 2] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kernel = cv2.warpAffine(kernel, rot, (k, k))
+        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    sigma = float(rng.uniform(0, 7))
+    if sigma > 0.5:
+        img = img + rng.normal(0, sigma, img.shape).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)

@@ -1,0 +1,33 @@
+"""Tile-face art sources ("styles"): Debian tilesets and our own font-drawn faces.
+
+``SOURCES`` lists every style the generator knows; ``installed()`` the ones usable here, and
+``missing_report()`` says which are not and the ``apt-get install`` line that adds them.
+"""
+
+from __future__ import annotations
+
+from datasets.faces import drawn, kde, sheets, xpm
+from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, cache_root
+
+SOURCES: tuple[FaceSource, ...] = (*kde.SOURCES, *sheets.SOURCES, *xpm.SOURCES, *drawn.SOURCES)
+BY_NAME: dict[str, FaceSource] = {s.name: s for s in SOURCES}
+HELD_OUT: tuple[str, ...] = ("gnome-smooth", "font-lxgw")
+"""Styles kept out of training by default, for a held-out style test (``--styles held-out``)."""
+
+
+def installed() -> tuple[FaceSource, ...]:
+    return tuple(s for s in SOURCES if s.installed)
+
+
+def missing_report() -> str:
+    """One line per missing style and the command that installs all of them ('' when none is missing)."""
+    missing = [s for s in SOURCES if not s.installed]
+    if not missing:
+        return ""
+    packages = " ".join(sorted({s.package for s in missing}))
+    lines = [f"tile style {s.name} is not installed (Debian package {s.package})" for s in missing]
+    return "\n".join([*lines, f"to add them: apt-get install {packages} librsvg2-bin"])
+
+
+__all__ = ["BY_NAME", "FACE_CODES", "FACE_H", "FACE_W", "HELD_OUT", "SOURCES", "FaceSource", "Faces",
+           "cache_root", "installed", "missing_report"]

@@ -1,0 +1,178 @@
+"""Faces drawn by our own code: CJK characters in Debian fonts, dots and bamboo as shapes.
+
+Each font gives one style. The art is written as SVG and rasterised once by ``rsvg-convert``, which finds
+the font through fontconfig. Colours follow common Chinese sets: red 萬 and 中, green 發, a blue frame for
+the white dragon, blue/green/red dots, green bamboo with red accents.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
+
+NUMERALS = "一二三四伍六七八九"
+WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
+BONUS_CHARS = "梅蘭菊竹春夏秋冬"
+# Dot centres as fractions of the face, and which palette colour each uses (0 blue, 1 green, 2 red).
+DOTS: dict[int, tuple[tuple[float, float, int], ...]] = {
+    2: ((0.5, 0.3, 1), (0.5, 0.7, 0)),
+    3: ((0.25, 0.2, 0), (0.5, 0.5, 2), (0.75, 0.8, 1)),
+    4: ((0.3, 0.3, 0), (0.7, 0.3, 1), (0.3, 0.7, 1), (0.7, 0.7, 0)),
+    5: ((0.27, 0.25, 0), (0.73, 0.25, 1), (0.5, 0.5, 2), (0.27, 0.75, 1), (0.73, 0.75, 0)),
+    6: ((0.3, 0.2, 1), (0.7, 0.2, 1), (0.3, 0.52, 2), (0.7, 0.52, 2), (0.3, 0.8, 2), (0.7, 0.8, 2)),
+    7: ((0.22, 0.13, 1), (0.5, 0.22, 1), (0.78, 0.31, 1), (0.3, 0.58, 2), (0.7, 0.58, 2),
+        (0.3, 0.83, 2), (0.7, 0.83, 2)),
+    8: tuple((x, y, 0) for y in (0.14, 0.38, 0.62, 0.86) for x in (0.3, 0.7)),
+    9: tuple((x, y, c) for y, c in ((0.2, 0), (0.5, 2), (0.8, 1)) for x in (0.2, 0.5, 0.8)),
+}
+# Bamboo sticks: (x, y, tilt in degrees, colour) with 0 green, 1 red, 2 blue.
+BAMBOO: dict[int, tuple[tuple[float, float, float, int], ...]] = {
+    2: ((0.5, 0.27, 0, 0), (0.5, 0.73, 0, 2)),
+    3: ((0.5, 0.27, 0, 0), (0.3, 0.73, 0, 2), (0.7, 0.73, 0, 2)),
+    4: ((0.3, 0.27, 0, 2), (0.7, 0.27, 0, 0), (0.3, 0.73, 0, 0), (0.7, 0.73, 0, 2)),
+    5: ((0.22, 0.27, 0, 0), (0.78, 0.27, 0, 2), (0.5, 0.5, 0, 1), (0.22, 0.73, 0, 2), (0.78, 0.73, 0, 0)),
+    6: tuple((x, y, 0, c) for y, c in ((0.27, 0), (0.73, 2)) for x in (0.22, 0.5, 0.78)),
+    7: ((0.5, 0.15, 0, 1), *((x, y, 0, c) for y, c in ((0.5, 0), (0.83, 2)) for x in (0.22, 0.5, 0.78))),
+    8: ((0.2, 0.27, 0, 0), (0.4, 0.27, 25, 0), (0.6, 0.27, -25, 0), (0.8, 0.27, 0, 0),
+        (0.2, 0.73, 0, 2), (0.4, 0.73, -25, 2), (0.6, 0.73, 25, 2), (0.8, 0.73, 0, 2)),
+    9: tuple((x, y, 0, c) for y in (0.17, 0.5, 0.83) for x, c in ((0.22, 0), (0.5, 1), (0.78, 2))),
+}
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Colours (SVG hex) of one drawn style."""
+
+    ground: str = "#f2ede0"
+    ink: str = "#1b1b1b"  # winds, numerals
+    red: str = "#c01818"
+    green: str = "#13743a"
+    blue: str = "#1d3d8f"
+
+
+def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
+    # y is the glyph's centre; CJK glyphs sit about 0.38 em above the baseline's centre line.
+    size *= scale
+    return (f'<text x="{x:.1f}" y="{y + 0.38 * size:.1f}" font-family="{font}" font-size="{size:.1f}" '
+            f'fill="{colour}" text-anchor="middle">{ch}</text>')
+
+
+def _dot(x: float, y: float, r: float, colour: str, ground: str) -> str:
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.72:.1f}" fill="{ground}"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.5:.1f}" fill="{colour}"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.18:.1f}" fill="{ground}"/>')
+
+
+def _stick(x: float, y: float, tilt: float, h: float, colour: str) -> str:
+    w = h * 0.3
+    return (f'<g transform="translate({x:.1f},{y:.1f}) rotate({tilt})">'
+            f'<rect x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{w / 2:.1f}" '
+            f'fill="{colour}"/>'
+            f'<rect x="{-w / 2 - 1:.1f}" y="-1.5" width="{w + 2:.1f}" height="3" fill="{colour}"/>'
+            f'<line x1="0" y1="{-h / 2 + 4:.1f}" x2="0" y2="{h / 2 - 4:.1f}" stroke="#ffffff" '
+            f'stroke-opacity="0.55" stroke-width="1.6"/></g>')
+
+
+def _flower(x: float, y: float, r: float, colour: str, green: str) -> str:
+    petals = "".join(
+        f'<circle cx="{x + r * 0.6 * dx:.1f}" cy="{y + r * 0.6 * dy:.1f}" r="{r * 0.45:.1f}" fill="{colour}"/>'
+        for dx, dy in ((0, -1), (0.95, -0.31), (0.59, 0.81), (-0.59, 0.81), (-0.95, -0.31)))
+    stem = (f'<path d="M{x:.1f},{y + r:.1f} q{-r * 0.6:.1f},{r * 1.2:.1f} {r * 0.2:.1f},{r * 2.6:.1f}" '
+            f'stroke="{green}" stroke-width="3" fill="none"/>'
+            f'<ellipse cx="{x - r * 0.6:.1f}" cy="{y + r * 1.9:.1f}" rx="{r * 0.6:.1f}" ry="{r * 0.22:.1f}" '
+            f'fill="{green}" transform="rotate(-30 {x - r * 0.6:.1f} {y + r * 1.9:.1f})"/>')
+    return stem + petals + f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.25:.1f}" fill="#e8b400"/>'
+
+
+def _bird(p: Palette) -> str:
+    """The one of bamboo: a stylised bird standing on a bamboo sprig."""
+    return (f'<path d="M60,40 C88,40 98,70 84,96 C74,114 50,116 40,100 C30,86 36,56 60,40 Z" fill="{p.green}"/>'
+            f'<path d="M48,104 L26,150 L44,138 L52,152 L58,110 Z" fill="{p.blue}"/>'
+            f'<circle cx="66" cy="34" r="14" fill="{p.red}"/><circle cx="70" cy="31" r="3" fill="#ffffff"/>'
+            f'<path d="M78,30 L96,36 L78,40 Z" fill="#d09000"/>'
+            f'<path d="M50,64 C62,72 70,84 64,100" stroke="{p.red}" stroke-width="4" fill="none"/>')
+
+
+def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
+    """The SVG of one face in a font and palette; ``scale`` enlarges fonts with small glyphs."""
+    w, h = FACE_W, FACE_H
+    body: list[str] = []
+    rank = code[0]
+    if code in WINDS:
+        body.append(_text(WINDS[code], w / 2, h / 2, 96, p.ink, font, scale))
+    elif code == "C":
+        body.append(_text("中", w / 2, h / 2, 100, p.red, font, scale))
+    elif code == "F":
+        body.append(_text("發", w / 2, h / 2, 96, p.green, font, scale))
+    elif code == "P":
+        body.append(f'<rect x="16" y="18" width="{w - 32}" height="{h - 36}" fill="none" stroke="{p.blue}" '
+                    f'stroke-width="7"/><rect x="29" y="31" width="{w - 58}" height="{h - 62}" fill="none" '
+                    f'stroke="{p.blue}" stroke-width="3"/>')
+    elif code.endswith("m"):
+        body.append(_text(NUMERALS[int(rank) - 1], w / 2, h * 0.27, 56, p.blue if rank in "159" else p.ink, font, scale))
+        body.append(_text("萬", w / 2, h * 0.69, 72, p.red, font, scale))
+    elif code.endswith("f"):
+        n = int(rank)
+        colour = (p.red, p.blue, "#c05a00", p.green)[(n - 1) % 4]
+        body.append(_flower(w * 0.42, h * 0.52, 20, colour if n != 4 else p.red, p.green))
+        body.append(_text(BONUS_CHARS[n - 1], w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale))
+        body.append(_text(str((n - 1) % 4 + 1), w * 0.18, h * 0.14, 26, p.ink, "DejaVu Sans"))
+    elif code.endswith("p"):
+        n = int(rank)
+        colours = (p.blue, p.green, p.red)
+        if n == 1:
+            body.append(_dot(w / 2, h / 2, 46, p.green, p.ground) + _dot(w / 2, h / 2, 20, p.red, p.ground))
+        else:
+            r = 24 if n <= 4 else 19 if n <= 7 else 15
+            body += [_dot(x * w, y * h, r, colours[c], p.ground) for x, y, c in DOTS[n]]
+    elif code.endswith("s"):
+        n = int(rank)
+        if n == 1:
+            body.append(_bird(p))
+        else:
+            colours = (p.green, p.red, p.blue)
+            length = 56 if n <= 6 else 44
+            body += [_stick(x * w, y * h, t, length, colours[c]) for x, y, t, c in BAMBOO[n]]
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
+           f'<rect width="{w}" height="{h}" fill="{p.ground}"/>{"".join(body)}</svg>')
+    return svg.encode()
+
+
+@dataclass(frozen=True)
+class FontStyle:
+    """One font-drawn style: a font family, the file that proves it is installed, its Debian package."""
+
+    name: str
+    family: str
+    file: Path
+    package: str
+    palette: Palette = Palette()
+    scale: float = 1.0  # glyph size relative to the others (brush fonts draw small glyphs)
+
+    def render(self) -> Faces:
+        return {code: rsvg(face_svg(code, self.family, self.palette, self.scale))[:, :, :3] for code in FACE_CODES}
+
+    def source(self) -> FaceSource:
+        return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
+                          render=self.render)
+
+
+FONTS = Path("/usr/share/fonts")
+STYLES: tuple[FontStyle, ...] = (
+    FontStyle("ukai", "AR PL UKai CN", FONTS / "truetype/arphic/ukai.ttc", "fonts-arphic-ukai"),
+    FontStyle("uming", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
+              Palette(ground="#f7f5ee", ink="#0d1f5c", blue="#0d1f5c")),
+    FontStyle("noto-serif", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
+              Palette(ground="#fbfbf6", ink="#202020", green="#0a6b2a")),
+    FontStyle("lxgw", "LXGW WenKai", FONTS / "truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", "fonts-lxgw-wenkai",
+              Palette(ground="#efe9d4", ink="#1a2a6e", red="#b3001b", green="#00703c", blue="#1a2a6e")),
+    FontStyle("cwtex", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
+              Palette(ground="#f4f1e8", ink="#101010", red="#d0202a")),
+    FontStyle("kouzan", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
+              "fonts-kouzan-mouhitsu", Palette(ground="#f0efe6", ink="#151515", green="#1d6b2f", blue="#203080"),
+              scale=1.3),
+)
+SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)

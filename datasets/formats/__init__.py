@@ -1,0 +1,1 @@
+"""Dataset formats written and read by the project."""

@@ -1,0 +1,36 @@
+"""The YOLO folder layout: ``images/`` (JPEG), ``labels/`` (``class cx cy w h``, normalised) and
+``data.yaml`` naming our 43 classes in model order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from scoring.tiles import CLASS_NAMES
+
+Box = tuple[float, float, float, float]
+
+
+def data_yaml(root: Path) -> str:
+    """The ``data.yaml`` text for a YOLO folder at ``root`` (all images double as the val split)."""
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASS_NAMES))
+    return f"path: {root.resolve()}\ntrain: images\nval: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
+
+
+def label_lines(labels: Iterable[tuple[int, Box]], width: int, height: int) -> str:
+    """YOLO label text for pixel boxes (x0, y0, x1, y1) in a ``width`` x ``height`` image."""
+    lines = []
+    for cls, (x0, y0, x1, y1) in labels:
+        cx, cy = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+        lines.append(f"{cls} {cx:.6f} {cy:.6f} {(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}")
+    return "".join(line + "\n" for line in lines)
+
+
+def read_labels(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
+    """Parse a YOLO label file back into pixel boxes."""
+    out = []
+    for line in path.read_text().splitlines():
+        cls, cx, cy, w, h = line.split()
+        x, y, bw, bh = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
+        out.append((int(cls), (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
+    return out

@@ -1,0 +1,129 @@
+"""One synthetic photo: tiles laid out on the table plane, seen by a phone, with exact labels.
+
+Each scene is a pure function of (seed, index): its random generator is seeded with both, so the output
+does not depend on how scenes are shared among worker processes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets import camera, faces, tilebody
+from datasets.backgrounds import background
+from datasets.layouts import LAYOUTS, Layout, make_layout
+from scoring.tiles import tile
+
+PAD = 4  # plane pixels around the content
+SHAPES = ((1.0, 1.0), (1.0, 0.75), (0.75, 1.0))  # photo width, height as shares of the long side
+
+
+@dataclass(frozen=True)
+class Label:
+    """A YOLO box in photo pixels around a visible tile face."""
+
+    cls: int
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+@dataclass(frozen=True)
+class Scene:
+    image: np.ndarray  # BGR uint8
+    labels: tuple[Label, ...]
+    quality: int  # the JPEG quality to save with
+    style: str
+    layout: str
+    ground_truth: dict[str, Any] | None  # the layout side file (scenes with a hand)
+    coverage: np.ndarray  # float mask, 1 where a tile is seen (for checks; not saved)
+
+
+class Renderer:
+    """Renders scenes from a fixed choice of styles and layouts; faces are loaded once per process."""
+
+    def __init__(self, styles: tuple[str, ...], layouts: tuple[str, ...] = LAYOUTS, size: int = 640) -> None:
+        unknown = [s for s in styles if s not in faces.BY_NAME] + [name for name in layouts if name not in LAYOUTS]
+        if unknown:
+            raise ValueError(f"unknown style or layout: {', '.join(unknown)}")
+        if not styles or not layouts:
+            raise ValueError("no tile style or layout to draw from")
+        self.styles, self.layouts, self.size = styles, layouts, size
+        self._faces = {name: faces.BY_NAME[name].faces() for name in styles}
+
+    def scene(self, seed: int, index: int) -> Scene:
+        rng = np.random.default_rng([seed, index])
+        style = self.styles[int(rng.integers(len(self.styles)))]
+        style_faces = self._faces[style]
+        layout = make_layout(self.layouts[int(rng.integers(len(self.layouts)))], rng, frozenset(style_faces))
+        tilt = float(rng.uniform(0.0, 0.45))
+        body = tilebody.Body.random(rng, tilt)
+        shape = SHAPES[int(rng.integers(len(SHAPES)))]
+        size = (round(self.size * shape[0]), round(self.size * shape[1]))
+
+        corners = [tilebody.footprint(p, layout.aspect, body.ccw) for p in layout.tiles]
+        allc = np.vstack(corners)
+        x0, y0 = allc.min(axis=0)
+        x1, y1 = allc.max(axis=0)
+        y1 += body.thickness
+        fill = float(rng.uniform(0.5, 0.95) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
+        hom_units = camera.homography(rng, (x0, y0, x1, y1), size, tilt, fill)
+        px = float(np.clip(camera.local_scale(hom_units, ((x0 + x1) / 2, (y0 + y1) / 2)) * 1.25, 8, 120))
+        to_plane = np.array([[px, 0, PAD - x0 * px], [0, px, PAD - y0 * px], [0, 0, 1]], np.float64)
+        hom = hom_units @ np.linalg.inv(to_plane)
+        plane_size = (int(np.ceil((x1 - x0) * px)) + 2 * PAD, int(np.ceil((y1 - y0) * px)) + 2 * PAD)
+
+        used = {p.shown for p in layout.tiles}
+        tops = tilebody.tops({c: f for c, f in style_faces.items() if c in used}, body,
+                             (max(4, round(px)), max(4, round(px * layout.aspect))))
+        plane = np.zeros((plane_size[1], plane_size[0], 4), np.float32)
+        quads = [(c - (x0, y0)) * px + PAD for c in corners]
+        for i in sorted(range(len(quads)), key=lambda i: quads[i][:, 1].max()):
+            p = layout.tiles[i]
+            tilebody.draw_tile(plane, tops[p.shown], quads[i], body, p.face_down, body.thickness * px)
+
+        photo, coverage = self._compose(rng, plane, hom, size, px)
+        boxes = [_box(cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0], size) for q in quads]
+        photo = camera.degrade(rng, camera.light(rng, photo))
+        labels: list[Label] = []
+        label_of: list[int | None] = []
+        for p, b in zip(layout.tiles, boxes):
+            label_of.append(len(labels) if b else None)
+            if b:
+                labels.append(Label(tile(p.shown).index, b))
+        truth = _ground_truth(layout, boxes, label_of, style, size) if layout.hand else None
+        return Scene(photo, tuple(labels), int(rng.integers(55, 96)), style, layout.name, truth, coverage)
+
+    @staticmethod
+    def _compose(rng: np.random.Generator, plane: np.ndarray, hom: np.ndarray, size: tuple[int, int],
+                 px: float) -> tuple[np.ndarray, np.ndarray]:
+        """The table surface, the tiles' soft shadow, then the tiles (float BGR), and the tiles' mask."""
+        layer = cv2.warpPerspective(plane, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        alpha = layer[:, :, 3]
+        bg = background(rng, *size)
+        shift = np.float32([[1, 0, rng.normal(0, 0.08 * px)], [0, 1, abs(rng.normal(0.1 * px, 0.08 * px))]])
+        k = int(0.3 * px) | 1
+        shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, size), (k, k), 0)
+        bg *= (1 - float(rng.uniform(0.25, 0.6)) * shadow)[:, :, None]
+        return bg * (1 - alpha[:, :, None]) + layer[:, :, :3], alpha
+
+
+def _box(quad: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    """The quad's box clipped to the photo, or None when less than half of it is inside."""
+    x0, y0 = quad.min(axis=0)
+    x1, y1 = quad.max(axis=0)
+    cx0, cy0, cx1, cy1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(size[0])), min(y1, float(size[1]))
+    if cx1 - cx0 < 2 or cy1 - cy0 < 2 or (cx1 - cx0) * (cy1 - cy0) < 0.5 * (x1 - x0) * (y1 - y0):
+        return None
+    return float(cx0), float(cy0), float(cx1), float(cy1)
+
+
+def _ground_truth(layout: Layout, boxes: list[tuple[float, float, float, float] | None],
+                  label_of: list[int | None], style: str, size: tuple[int, int]) -> dict[str, Any]:
+    assert layout.hand is not None
+    tiles = [{"code": p.code, "class": p.shown, "box": [round(v, 2) for v in b] if b else None, "label": n,
+              "group": p.group, "position": p.position, "sideways": p.sideways, "face_down": p.face_down,
+              "stacked": p.stacked} for p, b, n in zip(layout.tiles, boxes, label_of)]
+    return {"width": size[0], "height": size[1], "style": style, "layout": layout.name,
+            "hand": layout.hand.to_json(), "groups": [g.to_json() for g in layout.groups], "tiles": tiles}

@@ -1,0 +1,52 @@
+"""Every face of every installed style renders, is not blank, and differs from the style's other faces."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets import faces
+from datasets.faces import kde, xpm
+from datasets.faces.contact import face_sheet
+
+# Faces a style lacks on purpose (postmodern's bonus tiles are unnamed pictures, its white dragon a logo).
+LACKING = {"gnome-postmodern": {"P", "1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"}}
+
+
+def test_every_style_has_every_face_and_each_is_distinct(styles: tuple[str, ...]) -> None:
+    for name in styles:
+        got = faces.BY_NAME[name].faces()
+        assert set(got) == set(faces.FACE_CODES) - LACKING.get(name, set()), name
+        for code, img in got.items():
+            assert img.shape == (faces.FACE_H, faces.FACE_W, 3), (name, code)
+        flat = {code: img.astype(np.int16) for code, img in got.items()}
+        codes = sorted(flat)
+        for i, a in enumerate(codes):
+            for b in codes[i + 1:]:
+                diff = np.abs(flat[a] - flat[b]).mean()
+                assert diff > 2.0, f"{name}: {a} and {b} look the same ({diff:.1f})"
+        # every face but a blank white dragon carries art: its pixels vary
+        assert all(img.std() > 8 for code, img in got.items() if code != "P"), name
+
+
+def test_contact_sheet_shows_every_face(styles: tuple[str, ...]) -> None:
+    sheet = face_sheet(styles[0])
+    assert sheet.ndim == 3 and sheet.shape[0] > faces.FACE_H and sheet.shape[1] > faces.FACE_W * 7
+
+
+def test_kde_classic_swaps_plum_and_orchid() -> None:
+    assert kde.element_codes()["FLOWER_1"] == "1f"
+    assert kde.element_codes(swap_plum_orchid=True)["FLOWER_1"] == "2f"
+    assert sorted(kde.element_codes().values()) == sorted(faces.FACE_CODES)
+
+
+def test_xpm_names_cover_every_face() -> None:
+    assert sorted(xpm.file_codes().values()) == sorted(faces.FACE_CODES)
+
+
+def test_missing_style_names_its_package(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path))
+    ghost = faces.FaceSource("ghost", "fonts-ghost", (tmp_path / "nope.ttf",), render=dict)
+    assert not ghost.installed
+    with pytest.raises(OSError, match="apt-get install fonts-ghost"):
+        ghost.faces()

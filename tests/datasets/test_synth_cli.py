@@ -1,0 +1,23 @@
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+
+
+def test_synth_writes_a_yolo_folder(styles: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    out = tmp_path / "set"
+    assert main(["synth", "--n", "3", "--out", str(out), "--styles", styles[0], "--size", "256"]) == 0
+    assert len(list((out / "images").glob("*.jpg"))) == 3 == len(list((out / "labels").glob("*.txt")))
+    assert "3 scenes" in capsys.readouterr().out
+
+
+def test_synth_rejects_unknown_style(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--styles", "no-such-style"]) == 2
+    err = capsys.readouterr().err
+    assert "error: unknown style no-such-style" in err and "Traceback" not in err
+
+
+def test_synth_rejects_unknown_layout(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--layouts", "pyramid"]) == 2
+    assert "unknown layout pyramid" in capsys.readouterr().err
