@@ -33,7 +33,7 @@ def _jitter(rng: np.random.Generator, colour: tuple[int, int, int], amount: floa
 
 def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     base = _jitter(rng, FELT[int(rng.integers(len(FELT)))])
-    shade = 1 + 0.08 * _noise(rng, w, h, 60) + 0.05 * _noise(rng, w, h, 3)
+    shade = 1 + 0.08 * _noise(rng, w, h, 30) + 0.05 * _noise(rng, w, h, 2)
     return base[None, None, :] * shade[:, :, None]
 
 
@@ -41,25 +41,26 @@ def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     light, dark = (_jitter(rng, c, 12) for c in WOOD[int(rng.integers(len(WOOD)))])
     x, y = _grid(w, h)
     a = rng.uniform(0, np.pi)
-    along = x * np.cos(a) + y * np.sin(a)
-    freq = rng.uniform(0.04, 0.15)
-    grain = np.sin(along * freq + 6.0 * _noise(rng, w, h, 90) + 2.0 * _noise(rng, w, h, 12))
+    freq = rng.uniform(0.08, 0.3)
+    across = -x * np.sin(a) + y * np.cos(a)
+    # rings: straight grain bent gently, with fine fibres across the boards
+    grain = np.sin(across * freq + 2.5 * _noise(rng, w, h, 80) + 0.4 * _noise(rng, w, h, 4))
     t = (0.5 + 0.5 * grain) ** rng.uniform(1.0, 3.0)
     out = light[None, None, :] * (1 - t[:, :, None]) + dark[None, None, :] * t[:, :, None]
     if rng.random() < 0.5:  # planks
-        plank = (np.floor((x * -np.sin(a) + y * np.cos(a)) / rng.uniform(60, 200)) % 2)[:, :, None]
+        plank = (np.floor(across / rng.uniform(30, 100)) % 2)[:, :, None]
         out *= 1 - 0.08 * plank
-    return out * (1 + 0.04 * _noise(rng, w, h, 4))[:, :, None]
+    return out * (1 + 0.04 * _noise(rng, w, h, 2))[:, :, None]
 
 
 def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     out = felt(rng, w, h)
     x, y = _grid(w, h)
-    period = rng.uniform(2.5, 6.0)
+    period = rng.uniform(1.5, 3.5)
     weave = np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
     out *= (1 + 0.07 * weave)[:, :, None]
     if rng.random() < 0.5:  # a plaid of coloured bands
-        stripe = rng.uniform(30, 120)
+        stripe = rng.uniform(15, 60)
         bands = ((np.floor(x / stripe) + np.floor(y / stripe)) % 2)[:, :, None]
         out = out * (1 - 0.25 * bands) + _jitter(rng, (200, 200, 200), 60)[None, None, :] * 0.25 * bands
     return out
@@ -71,18 +72,19 @@ def mat(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     colour = tuple(float(c) for c in _jitter(rng, (200, 210, 220), 50))
     for inset in rng.uniform(0.03, 0.3, size=int(rng.integers(1, 3))):
         ix, iy = int(w * inset), int(h * inset)
-        cv2.rectangle(out, (ix, iy), (w - ix, h - iy), colour, int(rng.integers(2, 8)), cv2.LINE_AA)
+        cv2.rectangle(out, (ix, iy), (w - ix, h - iy), colour, int(rng.integers(1, 4)), cv2.LINE_AA)
     return out
 
 
 def plain(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     base = _jitter(rng, PLAIN[int(rng.integers(len(PLAIN)))], 10)
-    return base[None, None, :] * (1 + 0.05 * _noise(rng, w, h, 120) + 0.02 * _noise(rng, w, h, 2))[:, :, None]
+    return base[None, None, :] * (1 + 0.05 * _noise(rng, w, h, 60) + 0.02 * _noise(rng, w, h, 2))[:, :, None]
 
 
 SURFACES = (felt, felt, wood, wood, cloth, mat, plain)
 
 
 def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A random table surface (float32 BGR, 0–255)."""
-    return SURFACES[int(rng.integers(len(SURFACES)))](rng, w, h).astype(np.float32)
+    """A random table surface (float32 BGR, 0–255), drawn at half size: the camera blurs it anyway."""
+    half = SURFACES[int(rng.integers(len(SURFACES)))](rng, max(2, w // 2), max(2, h // 2)).astype(np.float32)
+    return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)

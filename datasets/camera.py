@@ -52,21 +52,24 @@ def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:
     return float(np.sqrt(abs(ax * by - ay * bx)) / 1e-2)
 
 
-def light(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Coloured, uneven light with an optional glare spot (float BGR in, float BGR out)."""
+def light(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.ndarray:
+    """Coloured, uneven light, and sometimes a glare spot that shines most on the glossy tiles
+    (``gloss``: a float mask, 1 on tiles). Float BGR in, float BGR out."""
     h, w = img.shape[:2]
     colour = np.array([rng.uniform(0.8, 1.1), rng.uniform(0.9, 1.05), rng.uniform(0.85, 1.15)], np.float32)
-    gx, gy = rng.normal(0, 0.35, 2)
+    gx, gy = rng.normal(0, 0.35, 2).astype(np.float32)
     ramp = 1 + gx * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] \
         + gy * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
-    out = img * colour * float(rng.uniform(0.7, 1.15)) * ramp[:, :, None]
-    if rng.random() < 0.3:
-        glare = np.zeros((h, w), np.float32)
-        centre = (int(rng.uniform(0, w)), int(rng.uniform(0, h)))
-        axes = (int(rng.uniform(0.05, 0.25) * w), int(rng.uniform(0.03, 0.15) * h))
-        cv2.ellipse(glare, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        k = int(max(axes) * 0.8) | 1
-        out += cv2.GaussianBlur(glare, (k, k), 0)[:, :, None] * float(rng.uniform(60, 160))
+    out = img * (colour * np.float32(rng.uniform(0.7, 1.15)))
+    out *= ramp[:, :, None]
+    if rng.random() < 0.3:  # drawn at quarter size: it is blurred anyway
+        sw, sh = max(2, w // 4), max(2, h // 4)
+        spot = np.zeros((sh, sw), np.float32)
+        axes = (int(rng.uniform(0.03, 0.15) * sw) + 1, int(rng.uniform(0.02, 0.08) * sh) + 1)
+        cv2.ellipse(spot, (int(rng.uniform(0, sw)), int(rng.uniform(0, sh))), axes, float(rng.uniform(0, 180)),
+                    0, 360, 1.0, -1)
+        spot = cv2.resize(cv2.GaussianBlur(spot, (0, 0), max(axes) / 2), (w, h))
+        out += (spot * (0.2 + 0.8 * gloss) * np.float32(rng.uniform(60, 180)))[:, :, None]
     return out
 
 
@@ -84,6 +87,6 @@ def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
     sigma = float(rng.uniform(0, 7))
-    if sigma > 0.5:
-        img = img + rng.normal(0, sigma, img.shape).astype(np.float32)
+    if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
+        img += rng.standard_normal(img.shape[:2], dtype=np.float32)[:, :, None] * sigma
     return np.clip(img, 0, 255).astype(np.uint8)

@@ -15,6 +15,7 @@ import numpy as np
 from datasets import camera, faces, tilebody
 from datasets.backgrounds import background
 from datasets.layouts import LAYOUTS, Layout, make_layout
+from datasets.occluders import occlude
 from scoring.tiles import tile
 
 PAD = 4  # plane pixels around the content
@@ -67,7 +68,7 @@ class Renderer:
         x0, y0 = allc.min(axis=0)
         x1, y1 = allc.max(axis=0)
         y1 += body.thickness
-        fill = float(rng.uniform(0.5, 0.95) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
+        fill = float(rng.uniform(0.65, 0.97) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
         hom_units = camera.homography(rng, (x0, y0, x1, y1), size, tilt, fill)
         px = float(np.clip(camera.local_scale(hom_units, ((x0 + x1) / 2, (y0 + y1) / 2)) * 1.25, 8, 120))
         to_plane = np.array([[px, 0, PAD - x0 * px], [0, px, PAD - y0 * px], [0, 0, 1]], np.float64)
@@ -84,8 +85,11 @@ class Renderer:
             tilebody.draw_tile(plane, tops[p.shown], quads[i], body, p.face_down, body.thickness * px)
 
         photo, coverage = self._compose(rng, plane, hom, size, px)
-        boxes = [_box(cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0], size) for q in quads]
-        photo = camera.degrade(rng, camera.light(rng, photo))
+        seen = [cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0] for q in quads]
+        boxes = [_box(q, size) for q in seen]
+        if rng.random() < 0.25:
+            photo, coverage = occlude(rng, photo, coverage, seen)
+        photo = camera.degrade(rng, camera.light(rng, photo, coverage))
         labels: list[Label] = []
         label_of: list[int | None] = []
         for p, b in zip(layout.tiles, boxes):

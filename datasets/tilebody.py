@@ -51,22 +51,33 @@ def rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:
     return mask.astype(np.float32) / 255.0
 
 
+def _bevel(alpha: np.ndarray, w: int) -> np.ndarray:
+    """Shading of a tile's rounded top: edges fall away from the light, the far-left edge catches it."""
+    inside = cv2.distanceTransform((alpha > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+    edge = np.clip(inside / max(1.0, 0.07 * w), 0, 1)
+    shade = 0.8 + 0.2 * edge
+    h = alpha.shape[0]
+    shade += 0.06 * np.linspace(1, -1, h, dtype=np.float32)[:, None] * (1 - edge)
+    return shade[:, :, None].astype(np.float32)
+
+
 def tops(faces: Faces, body: Body, size: tuple[int, int]) -> dict[str, np.ndarray]:
     """Each face framed by a rim of its own ground colour, scaled to ``size`` (w, h) with rounded
     corners, as BGRA float32; plus ``back``, the top of a face-down tile."""
     w, h = size
     alpha = rounded_alpha(w, h, body.corner * w)
+    bevel = _bevel(alpha, w)
     out: dict[str, np.ndarray] = {}
     for code, face in faces.items():
         ground = np.median(np.concatenate([face[0], face[-1], face[:, 0], face[:, -1]]), axis=0)
         framed = cv2.copyMakeBorder(face, RIM, RIM, RIM, RIM, cv2.BORDER_CONSTANT, value=ground.tolist())
         top = np.empty((h, w, 4), np.float32)
-        top[:, :, :3] = cv2.resize(framed, (w, h), interpolation=cv2.INTER_AREA)
+        top[:, :, :3] = cv2.resize(framed, (w, h), interpolation=cv2.INTER_AREA) * bevel
         top[:, :, 3] = alpha
         out[code] = top
     back = np.empty((h, w, 4), np.float32)
     back[:, :, :3] = body.back
-    back[:, :, :3] *= (1.0 + 0.05 * np.linspace(1, -1, h, dtype=np.float32))[:, None, None]
+    back[:, :, :3] *= bevel * (1.0 + 0.05 * np.linspace(1, -1, h, dtype=np.float32))[:, None, None]
     back[:, :, 3] = alpha
     out["back"] = back
     return out

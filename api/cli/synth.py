@@ -5,6 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -13,8 +18,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         description="Render N synthetic scenes (tiles on a table, seen by a phone) into a YOLO folder: "
         "images/, labels/, data.yaml, and layouts/<stem>.json for scenes that show a hand. Tile styles "
         "come from Debian packages; missing ones are listed with the apt-get line that adds them.")
-    parser.add_argument("--n", type=int, required=True, help="number of scenes")
-    parser.add_argument("--out", required=True, help="output folder (created)")
+    parser.add_argument("--n", type=int, help="number of scenes")
+    parser.add_argument("--out", help="output folder (created)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same scenes)")
     parser.add_argument("--styles", default="train",
                         help="comma-separated tile styles, or 'train' (all installed but the held-out ones), "
@@ -22,6 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--layouts", default="hand,loose,grid,table", help="comma-separated layouts")
     parser.add_argument("--workers", type=int, default=1, help="processes to render with")
     parser.add_argument("--size", type=int, default=640, help="long side of each photo in pixels")
+    parser.add_argument("--sheet", help="also write a contact sheet of the first 16 scenes to this image file")
+    parser.add_argument("--face-sheets", metavar="DIR",
+                        help="only write one contact sheet of every face per style into DIR, to check by eye")
     parser.set_defaults(run=run)
 
 
@@ -45,9 +53,8 @@ def pick_styles(spec: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from datasets import faces
+    from datasets.contact import scene_sheet
     from datasets.generate import Job, ProgressBar, generate
     from datasets.layouts import LAYOUTS
 
@@ -57,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
             held = ", held out" if s.name in faces.HELD_OUT else ""
             print(f"{s.name:18} {state}{held}")
         return 0
+    if args.face_sheets:
+        return write_face_sheets(Path(args.face_sheets), pick_styles(args.styles))
+    if args.n is None or args.out is None:
+        raise ValueError("give --n and --out (or --face-sheets DIR, or --styles list)")
     if args.n < 1 or args.workers < 1 or args.size < 64:
         raise ValueError("--n and --workers must be at least 1 and --size at least 64")
     layouts = tuple(x.strip() for x in args.layouts.split(",") if x.strip())
@@ -70,4 +81,23 @@ def run(args: argparse.Namespace) -> int:
     took = time.monotonic() - start
     print(f"{args.n} scenes, {labels} tiles labelled, in {took:.1f} s "
           f"({args.n / took:.1f} scenes/s with {args.workers} worker(s)) -> {job.out}")
+    if args.sheet:
+        write_image(Path(args.sheet), scene_sheet(sorted((job.out / "images").glob("*.jpg"))[:16]))
     return 0
+
+
+def write_face_sheets(folder: Path, styles: tuple[str, ...]) -> int:
+    from datasets.contact import face_sheet
+
+    for style in styles:
+        write_image(folder / f"faces-{style}.png", face_sheet(style))
+    print(f"{len(styles)} face sheets -> {folder}")
+    return 0
+
+
+def write_image(path: Path, img: np.ndarray) -> None:
+    import cv2
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 80]):
+        raise OSError(f"cannot write {path} (use a .png or .jpg name)")

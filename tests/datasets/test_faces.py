@@ -7,7 +7,7 @@ import pytest
 
 from datasets import faces
 from datasets.faces import kde, xpm
-from datasets.faces.contact import face_sheet
+from datasets.contact import face_sheet
 
 # Faces a style lacks on purpose (postmodern's bonus tiles are unnamed pictures, its white dragon a logo).
 LACKING = {"gnome-postmodern": {"P", "1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"}}

@@ -21,3 +21,17 @@ def test_synth_rejects_unknown_style(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_synth_rejects_unknown_layout(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert main(["synth", "--n", "1", "--out", str(tmp_path), "--layouts", "pyramid"]) == 2
     assert "unknown layout pyramid" in capsys.readouterr().err
+
+
+def test_synth_face_sheets_and_scene_sheet(styles: tuple[str, ...], tmp_path: Path) -> None:
+    assert main(["synth", "--face-sheets", str(tmp_path / "faces"), "--styles", styles[0]]) == 0
+    assert (tmp_path / "faces" / f"faces-{styles[0]}.png").stat().st_size > 10_000
+    sheet = tmp_path / "sheet.jpg"
+    assert main(["synth", "--n", "2", "--out", str(tmp_path / "set"), "--styles", styles[0], "--size", "128",
+                 "--sheet", str(sheet)]) == 0
+    assert sheet.stat().st_size > 1_000
+
+
+def test_synth_needs_n_and_out(capsys: pytest.CaptureFixture) -> None:
+    assert main(["synth"]) == 2
+    assert "give --n and --out" in capsys.readouterr().err
