@@ -103,28 +103,25 @@ def _groups_of(counts: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     return [(start, tuple(counts[start : start + (7 if start == HONOR_START else 9)])) for start in SUIT_STARTS]
 
 
+@lru_cache(maxsize=None)
+def _group_splits(counts: tuple[int, ...], start: int) -> tuple[tuple[Group, ...], ...]:
+    """``_splits`` of one suit as ready-made concealed groups (cached: groups are immutable)."""
+    return tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in _splits(counts, start == HONOR_START))
+
+
 def regular_splits(counts: list[int]) -> list[tuple[Group, ...]]:
     """Every way to read the standing tiles plus the winning tile as sets and exactly one pair."""
     per_suit = []
     pairs = 0
     for start, suit in _groups_of(counts):
-        options = _splits(suit, start == HONOR_START)
+        options = _group_splits(suit, start)
         if not options:
             return []
         pairs += sum(suit) % 3 == 2
-        per_suit.append([tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in options])
+        per_suit.append(options)
     if pairs != 1:
         return []
     return [sum(choice, ()) for choice in product(*per_suit)]
-
-
-def is_complete(counts: list[int], open_sets: int) -> bool:
-    """Whether the counts finish a hand with ``open_sets`` melds, in any form (used for waits)."""
-    if regular_complete(counts):
-        return True
-    return open_sets == 0 and bool(special_readings(counts, ())) or (
-        open_sets <= 1 and bool(knitted_straight_cores(counts))
-    )
 
 
 def regular_complete(counts: list[int]) -> bool:
@@ -141,14 +138,19 @@ def special_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Readin
     if melds or sum(counts) != 14:
         return []
     found: list[Reading] = []
-    if all(c in (0, 2, 4) for c in counts):
+    present = {i for i, c in enumerate(counts) if c}
+    if not any(c % 2 for c in counts):
         pairs = tuple(Group(SetKind.PAIR, i, True) for i, c in enumerate(counts) for _ in range(c // 2))
         found.append(Reading(SEVEN_PAIRS, pairs))
-    if all(counts[i] for i in TERMINALS_AND_HONORS) and all(counts[i] == 0 for i in range(FACES) if i not in TERMINALS_AND_HONORS):
+    if present == _ORPHANS:
         found.append(Reading(THIRTEEN_ORPHANS, ()))
-    if max(counts) == 1 and _is_knitted_suited([i for i, c in enumerate(counts) if c and i < HONOR_START]):
+    if len(present) == 14 and _is_knitted_suited([i for i in present if i < HONOR_START]):
         found.append(Reading(HONORS_AND_KNITTED, ()))
     return found
+
+
+_ORPHANS = frozenset(TERMINALS_AND_HONORS)
+_HONORS = frozenset(range(HONOR_START, FACES))
 
 
 def _is_knitted_suited(tiles: list[int]) -> bool:
@@ -158,9 +160,10 @@ def _is_knitted_suited(tiles: list[int]) -> bool:
 
 def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
     """The knitted straights wholly present in the counts, whose remaining tiles read as a set and a pair."""
+    present = {i for i, n in enumerate(counts) if n}
     found = []
     for ks in KNITTED_STRAIGHTS:
-        if all(counts[i] for i in ks):
+        if present.issuperset(ks):
             rest = list(counts)
             for i in ks:
                 rest[i] -= 1
@@ -171,7 +174,7 @@ def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
 
 def knitted_straight_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
     """Knitted straight + one set + the pair; the set may be a meld."""
-    if len(melds) > 1:
+    if len(melds) > 1 or sum(counts) < 11:
         return []
     found = []
     for ks in knitted_straight_cores(counts):
@@ -186,15 +189,67 @@ def knitted_straight_readings(counts: list[int], melds: tuple[Group, ...]) -> li
     return found
 
 
+@lru_cache(maxsize=None)
+def _completions(counts: tuple[int, ...], honors: bool) -> tuple[int, ...]:
+    """The ranks that, added to this suit, leave it readable as sets (plus a pair)."""
+    found = []
+    for r in range(len(counts)):
+        grown = counts[:r] + (counts[r] + 1,) + counts[r + 1 :]
+        if _splits(grown, honors):
+            found.append(r)
+    return tuple(found)
+
+
+def _regular_waits(standing: list[int]) -> set[int]:
+    """Waits for four sets and a pair: the suit that takes the tile must complete, the others be whole."""
+    groups = _groups_of(standing)
+    whole = [bool(_splits(suit, start == HONOR_START)) for start, suit in groups]
+    pairs = [sum(suit) % 3 == 2 for _, suit in groups]
+    found: set[int] = set()
+    for g, (start, suit) in enumerate(groups):
+        if not all(whole[h] for h in range(4) if h != g):
+            continue
+        other_pairs = sum(pairs) - pairs[g]
+        if other_pairs > 1 or (sum(suit) + 1) % 3 != (2 if other_pairs == 0 else 0):
+            continue
+        found.update(start + r for r in _completions(suit, start == HONOR_START))
+    return found
+
+
+def _special_waits(standing: list[int], open_sets: int) -> set[int]:
+    """Waits for the special forms, worked out directly from what each form still lacks."""
+    found: set[int] = set()
+    present = {t for t, n in enumerate(standing) if n}
+    if open_sets == 0 and sum(standing) == 13:
+        odd = [t for t, n in enumerate(standing) if n % 2]
+        if len(odd) == 1:
+            found.add(odd[0])  # seven pairs
+        if present <= _ORPHANS:
+            missing = _ORPHANS - present
+            found |= missing if len(missing) == 1 else _ORPHANS if not missing else set()
+        if len(present) == 13:
+            suited = {t for t in present if t < HONOR_START}
+            for ks in KNITTED_STRAIGHTS:
+                if suited <= set(ks):
+                    found |= (set(ks) | _HONORS) - present
+    if open_sets <= 1:
+        for ks in KNITTED_STRAIGHTS:
+            missing = [t for t in ks if not standing[t]]
+            if len(missing) > 1:
+                continue
+            rest = list(standing)
+            for t in ks:
+                rest[t] -= t not in missing
+            if missing and regular_complete(rest):
+                found.add(missing[0])
+            elif not missing:
+                found |= _regular_waits(rest)
+    return found
+
+
 def waits(standing: list[int], open_sets: int) -> list[int]:
-    """The faces that would finish the standing tiles.
+    """The faces that would finish the standing tiles, in any form.
 
     As in the reference calculator, a face the hand already holds four of still counts as a wait.
     """
-    found = []
-    for t in range(FACES):
-        standing[t] += 1
-        if is_complete(standing, open_sets):
-            found.append(t)
-        standing[t] -= 1
-    return found
+    return sorted(_regular_waits(standing) | _special_waits(standing, open_sets))

@@ -34,7 +34,7 @@ FANS: tuple[FanSpec, ...] = (
     _row(1, 88, "Big Four Winds", "大四喜", 9, 38, 48, 60, 61, 73),
     _row(2, 88, "Big Three Dragons", "大三元", 10, 54, 59),
     _row(3, 88, "All Green", "绿一色", 49),
-    _row(4, 88, "Nine Gates", "九莲宝灯", 22, 62, 76, deducts=((73, 1),)),
+    _row(4, 88, "Nine Gates", "九莲宝灯", 22, 56, 62, 76, deducts=((73, 1),)),
     _row(5, 88, "Four Kongs", "四杠", 17, 48, 53, 57, 67, 74, 79, 82),
     _row(6, 88, "Seven Shifted Pairs", "连七对", 19, 22, 56, 62, 76, 79),
     _row(7, 88, "Thirteen Orphans", "十三幺", 18, 51, 56, 62, 79),

@@ -271,14 +271,15 @@ class Situation:
 
     def check_against(self, hand: Hand) -> None:
         """Raise ``SituationError`` if the win conditions cannot hold for this hand."""
-        holds = sum(1 for t in hand.all_tiles if t == hand.win_tile) - 1
+        win = hand.win_tile  # tiles are singletons: identity is equality
+        holds = sum(1 for t in hand.all_tiles if t is win) - 1
         if self.kong_replacement and not any(m.kind is MeldKind.KONG for m in hand.melds):
             raise SituationError("out with a replacement tile needs a kong in the hand")
         if self.robbing_kong and holds:
             raise SituationError(
                 f"robbing the kong: the other copies of {hand.win_tile.code} are in the robbed kong, not in this hand"
             )
-        if self.last_of_kind and hand.win_tile in hand.concealed:
+        if self.last_of_kind and any(t is win for t in hand.concealed):
             raise SituationError(
                 f"last tile of its kind: a copy of {hand.win_tile.code} in the standing hand means at most "
                 f"two others were visible"

@@ -2,7 +2,8 @@
 
 Flow: check the situation against the hand -> facts shared by every reading (tile counts, the wait,
 win conditions) -> every reading (``scoring.decompose``) -> per reading: fans, then the table's
-exclusions -> the highest total wins (ties: the first reading found, regular readings first).
+exclusions -> the highest total wins. Ties go to the last reading found (regular readings in
+ascending pair order, then the special forms), which is what the reference calculator picks.
 A hand that is not complete, or worth less than 8 without flowers, is a false win: reported with its
 error code and penalty, never raised.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from scoring.decompose import (
@@ -24,11 +26,12 @@ from scoring.decompose import (
     special_readings,
     waits,
 )
-from scoring.detect import HandFacts, View, hand_fans, reading_fans
-from scoring.detect.view import label, tiles_label
+from scoring.detect import Found, HandFacts, View, hand_fans, reading_fans
+from scoring.detect.view import Evidence, label, render, tiles_label
 from scoring.fans import CHICKEN_HAND, FAN_BY_ID, FLOWER_TILES, MIN_POINTS, apply_exclusions
 from scoring.hand import WINDS, Hand, Meld, MeldKind, Situation
 
+_Best = tuple[int, str, tuple[Group, ...], Found]  # points, form, groups as they score, fans kept
 FALSE_WIN_PENALTY = 10
 BASE_PAYMENT = 8
 
@@ -105,14 +108,15 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
     situation.check_against(hand)
     facts, melds = _facts(hand, situation)
     shared = hand_fans(facts)
-    best: tuple[int, Reading, dict[int, list[str]]] | None = None
+    best: _Best | None = None
     for reading in _readings(hand, melds):
+        view = _view(facts, reading)
         found = dict(shared)
-        found.update(reading_fans(_view(facts, reading)))
+        found.update(reading_fans(view))
         kept = apply_exclusions(found) or {CHICKEN_HAND: ["no other fan"]}
         points = sum(FAN_BY_ID[f].points * len(ev) for f, ev in kept.items())
         if best is None or points >= best[0]:
-            best = (points, reading, kept)
+            best = (points, reading.form, view.groups, kept)
     return _result(hand, situation, best)
 
 
@@ -122,12 +126,14 @@ def _meld_group(i: int, m: Meld) -> Group:
 
 
 def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
-    counts = [0] * FACES
-    for t in hand.all_tiles:
-        counts[t.index] += 1
     standing = [0] * FACES
     for t in hand.concealed:
         standing[t.index] += 1
+    counts = list(standing)
+    counts[hand.win_tile.index] += 1
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.index] += 1
     found = waits(standing, len(hand.melds))
     melds = tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
     facts = HandFacts(
@@ -150,7 +156,8 @@ def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
 
 def _shown_copies(hand: Hand) -> int:
     """Copies of the winning tile in the melds: with three shown, the winning tile is the last one."""
-    return sum(1 for m in hand.melds for t in m.tiles if t == hand.win_tile)
+    win = hand.win_tile
+    return sum(1 for m in hand.melds for t in m.tiles if t is win)
 
 
 def _readings(hand: Hand, melds: tuple[Group, ...]) -> list[Reading]:
@@ -179,40 +186,47 @@ def _view(facts: HandFacts, reading: Reading) -> View:
     return View(facts, reading.form, groups, chows, pungs, pair)
 
 
-def _result(hand: Hand, s: Situation, best: tuple[int, Reading, dict[int, list[str]]] | None) -> ScoreResult:
+def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     flowers = hand.flower_count
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, _penalty(s), None, ())
-    points, reading, kept = best
+    points, form, groups, kept = best
     fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
     if flowers:
         fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + ["flower"] * (flowers - len(hand.flowers))))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = _payouts(s, total) if win else _penalty(s)
-    sets = tuple(_reading_set(g, hand) for g in reading.groups) or (
+    sets = tuple(_reading_set(g) for g in groups) or (
         ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
     )
     return ScoreResult(tuple(fans), points, total, win, None if win else ScoreError.UNDER_EIGHT, payouts,
-                       reading.form, sets)
+                       form, sets)
 
 
-def _fan_score(fan_id: int, evidence: list[str]) -> FanScore:
+def _fan_score(fan_id: int, evidence: list[Evidence]) -> FanScore:
+    return _cached_fan_score(fan_id, tuple(evidence))
+
+
+@lru_cache(maxsize=16384)
+def _cached_fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
     spec = FAN_BY_ID[fan_id]
-    return FanScore(fan_id, spec.en, spec.zh, spec.points, len(evidence), tuple(evidence))
+    return FanScore(fan_id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
 
 
-def _reading_set(g: Group, hand: Hand) -> ReadingSet:
-    return ReadingSet(g.kind.name.lower(), label(g), g.concealed if g.meld_index is None else hand.melds[g.meld_index].concealed)
+@lru_cache(maxsize=4096)
+def _reading_set(g: Group) -> ReadingSet:
+    return ReadingSet(g.kind.name.lower(), label(g), g.concealed)
 
 
 def _payouts(s: Situation, total: int) -> dict[str, int]:
     """Self-drawn: each other seat pays 8 + total. On a discard: the discarder 8 + total, the others 8."""
-    paid = {w.code: -(BASE_PAYMENT + total) if s.self_drawn or w == s.paying_discarder else -BASE_PAYMENT
-            for w in WINDS if w != s.seat_wind}
+    discarder = s.paying_discarder
+    paid = {w.code: -(BASE_PAYMENT + total) if s.self_drawn or w is discarder else -BASE_PAYMENT
+            for w in WINDS if w is not s.seat_wind}
     return {w.code: paid.get(w.code, -sum(paid.values())) for w in WINDS}
 
 
 def _penalty(s: Situation) -> dict[str, int]:
     """A false win: the caller pays 10 to each other seat."""
-    return {w.code: -3 * FALSE_WIN_PENALTY if w == s.seat_wind else FALSE_WIN_PENALTY for w in WINDS}
+    return {w.code: -3 * FALSE_WIN_PENALTY if w is s.seat_wind else FALSE_WIN_PENALTY for w in WINDS}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from scoring.detect.view import Found, View, add, label, rank, suit
+from scoring.detect.view import Found, View, add, rank, suit
 from scoring.fans import FAN_BY_ID
 
 PURE_TERMINAL_CHOWS, THREE_SUITED_TERMINAL_CHOWS = 13, 29
@@ -118,16 +118,16 @@ def chow_fans(v: View, found: Found) -> None:
     if len(tiles) == 4:
         special = _terminal_chows_fan(v)
         if special:
-            add(found, special, " ".join(label(g) for g in (*groups, v.pair) if g is not None))
+            add(found, special, (*groups, v.pair))
             return
         fan = _four_chow_fan(*tiles)
         if fan:
-            add(found, fan, " ".join(label(g) for g in groups))
+            add(found, fan, groups)
             return
     if len(tiles) >= 3 and _three_chow_fans(groups, tiles, found):
         return
     for fan, i, j in _best_pairs(tiles):
-        add(found, fan, f"{label(groups[i])} {label(groups[j])}")
+        add(found, fan, (groups[i], groups[j]))
 
 
 def _three_chow_fans(groups, tiles: list[int], found: Found) -> bool:
@@ -144,7 +144,7 @@ def _three_chow_fans(groups, tiles: list[int], found: Found) -> bool:
     if not options:
         return False
     _, _, fan, trio, extra = min(options)
-    add(found, fan, " ".join(label(groups[i]) for i in trio))
+    add(found, fan, tuple(groups[i] for i in trio))
     for f, i, j in extra:
-        add(found, f, f"{label(groups[i])} {label(groups[j])}")
+        add(found, f, (groups[i], groups[j]))
     return True

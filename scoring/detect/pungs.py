@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from scoring.decompose import HONOR_START, SetKind
-from scoring.detect.view import Found, View, add, is_terminal_or_honor, label, rank, suit
+from scoring.detect.view import Found, View, add, is_terminal_or_honor, rank, suit
 
 DRAGON_START = HONOR_START + 4
 
@@ -39,21 +39,21 @@ def pung_pattern_fans(v: View, found: Found) -> None:
     groups = v.pungs
     tiles = [g.tile for g in groups]
     if len(tiles) == 4 and suit(tiles[0]) == suit(tiles[3]) < 3 and tiles == list(range(tiles[0], tiles[0] + 4)):
-        add(found, 15, " ".join(label(g) for g in groups))  # Four Pure Shifted Pungs
+        add(found, 15, groups)  # Four Pure Shifted Pungs
         return
     for trio in combinations(range(len(tiles)), 3):
         fan = _three_pung_fan(*(tiles[i] for i in trio))
         if fan:
-            add(found, fan, " ".join(label(groups[i]) for i in trio))
+            add(found, fan, tuple(groups[i] for i in trio))
             rest = [i for i in range(len(tiles)) if i not in trio]
             for i in trio:
                 if rest and _double_pung(tiles[i], tiles[rest[0]]):
-                    add(found, 65, f"{label(groups[i])} {label(groups[rest[0]])}")
+                    add(found, 65, (groups[i], groups[rest[0]]))
                     break
             return
     for i, j in combinations(range(len(tiles)), 2):
         if _double_pung(tiles[i], tiles[j]):
-            add(found, 65, f"{label(groups[i])} {label(groups[j])}")
+            add(found, 65, (groups[i], groups[j]))
 
 
 def honor_fans(v: View, found: Found) -> None:
@@ -62,36 +62,36 @@ def honor_fans(v: View, found: Found) -> None:
     winds = [g for g in v.pungs if HONOR_START <= g.tile < DRAGON_START]
     dragons = [g for g in v.pungs if g.tile >= DRAGON_START]
     pair = v.pair.tile if v.pair else -1
-    wind_text = " ".join(label(g) for g in winds)
+    wind_sets = tuple(winds)
     if len(winds) == 4:
-        add(found, 1, wind_text)
+        add(found, 1, wind_sets)
     elif len(winds) == 3 and HONOR_START <= pair < DRAGON_START:
-        add(found, 9, f"{wind_text} {label(v.pair)}")
+        add(found, 9, (*wind_sets, v.pair))
     elif len(winds) == 3:
-        add(found, 38, wind_text)
-    dragon_text = " ".join(label(g) for g in dragons)
+        add(found, 38, wind_sets)
+    dragon_sets = tuple(dragons)
     if len(dragons) == 3:
-        add(found, 2, dragon_text)
+        add(found, 2, dragon_sets)
     elif len(dragons) == 2 and pair >= DRAGON_START:
-        add(found, 10, f"{dragon_text} {label(v.pair)}")
+        add(found, 10, (*dragon_sets, v.pair))
     elif len(dragons) == 2:
-        add(found, 54, dragon_text)
+        add(found, 54, dragon_sets)
     else:
         for g in dragons:
-            add(found, 59, label(g))
+            add(found, 59, (g,))
     for g in winds:
         scored = False
         if g.tile == facts.prevalent_wind:
-            add(found, 60, label(g))
+            add(found, 60, (g,))
             scored = True
         if g.tile == facts.seat_wind:
-            add(found, 61, label(g))
+            add(found, 61, (g,))
             scored = True
         if not scored and len(winds) < 3:
-            add(found, 73, label(g))
+            add(found, 73, (g,))
     for g in v.pungs:
         if g.tile < HONOR_START and is_terminal_or_honor(g.tile):
-            add(found, 73, label(g))
+            add(found, 73, (g,))
 
 
 def kong_fans(v: View, found: Found) -> None:
@@ -99,7 +99,7 @@ def kong_fans(v: View, found: Found) -> None:
     kongs = [g for g in v.pungs if g.kind is SetKind.KONG]
     hidden = [g for g in kongs if g.concealed]
     shown = [g for g in kongs if not g.concealed]
-    text = " ".join(label(g) for g in kongs)
+    text = tuple(kongs)
     if len(kongs) == 4:
         add(found, 5, text)
     elif len(kongs) == 3:
@@ -112,7 +112,7 @@ def kong_fans(v: View, found: Found) -> None:
         add(found, 74, text)
     concealed = [g for g in v.pungs if g.concealed]
     if len(concealed) >= 2:
-        add(found, {4: 12, 3: 33, 2: 66}[len(concealed)], " ".join(label(g) for g in concealed))
+        add(found, {4: 12, 3: 33, 2: 66}[len(concealed)], tuple(concealed))
 
 
 def all_pungs_fans(v: View, found: Found) -> None:

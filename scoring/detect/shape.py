@@ -13,19 +13,21 @@ from scoring.decompose import (
     THIRTEEN_ORPHANS,
     SetKind,
 )
-from scoring.detect.view import Found, HandFacts, View, add, is_terminal_or_honor, label, rank, suit, tiles_label
+from scoring.detect.view import Found, HandFacts, View, add, is_terminal_or_honor, rank, suit, tiles_label
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def form_fans(v: View, found: Found) -> None:
     """Seven (shifted) pairs, thirteen orphans, honours and knitted tiles, knitted straight."""
+    if v.form == REGULAR:
+        return
     counts = v.facts.counts
     present = [t for t, n in enumerate(counts) if n]
     if v.form == SEVEN_PAIRS:
         pairs = sorted({g.tile for g in v.groups})
         shifted = len(pairs) == 7 and suit(pairs[0]) == suit(pairs[6]) < 3 and pairs[6] - pairs[0] == 6
-        add(found, 6 if shifted else 19, " ".join(label(g) for g in v.groups))
+        add(found, 6 if shifted else 19, v.groups)
     elif v.form == THIRTEEN_ORPHANS:
         add(found, 7, tiles_label(present))
     elif v.form == HONORS_AND_KNITTED:
@@ -35,7 +37,7 @@ def form_fans(v: View, found: Found) -> None:
             if honors < 7 and all(counts[t] for t in ks):
                 add(found, 35, tiles_label(sorted(ks)))
     elif v.form == KNITTED_STRAIGHT:
-        add(found, 35, label(v.groups[0]))
+        add(found, 35, v.groups[:1])
 
 
 def nine_gates(facts: HandFacts, found: Found) -> None:
@@ -58,9 +60,9 @@ def set_trait_fans(v: View, found: Found) -> None:
     if v.form != REGULAR:
         return
     if all(_has(g, is_terminal_or_honor) for g in units):
-        add(found, 55, " ".join(label(g) for g in units))
+        add(found, 55, tuple(units))
     if all(_has(g, lambda t: t < HONOR_START and rank(t) == 4) for g in units):
-        add(found, 31, " ".join(label(g) for g in units))
+        add(found, 31, tuple(units))
 
 
 def _has(g, test) -> bool:

@@ -7,8 +7,8 @@ edge (edge), the middle of a chow (closed), or the pair (single), in that order 
 
 from __future__ import annotations
 
-from scoring.decompose import SetKind
-from scoring.detect.view import Found, HandFacts, View, add, label, rank, tiles_label
+from scoring.decompose import Group, SetKind
+from scoring.detect.view import Found, HandFacts, View, add, rank, tiles_label
 
 
 def win_fans(facts: HandFacts, found: Found) -> None:
@@ -36,18 +36,18 @@ def wait_fans(v: View, found: Found) -> None:
     if not facts.unique_wait:
         return
     win = facts.win
-    kinds: dict[int, str] = {}
+    kinds: dict[int, Group] = {}
     for g in v.groups:
         if g.meld_index is not None:
             continue
         if g.kind is SetKind.CHOW:
             if win == g.tile + 1:
-                kinds.setdefault(78, label(g))
+                kinds.setdefault(78, g)
             elif (win == g.tile + 2 and rank(g.tile) == 0) or (win == g.tile and rank(g.tile) == 6):
-                kinds.setdefault(77, label(g))
+                kinds.setdefault(77, g)
         elif g.kind is SetKind.PAIR and g.tile == win:
-            kinds.setdefault(79, label(g))
+            kinds.setdefault(79, g)
     for fan in (77, 78, 79):
         if fan in kinds:
-            add(found, fan, kinds[fan])
+            add(found, fan, (kinds[fan],))
             return

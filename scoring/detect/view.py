@@ -2,17 +2,20 @@
 
 ``HandFacts`` is built once per hand (tile counts, win conditions, the wait), ``View`` once per
 reading (its chows, pungs and pair, with the concealed/melded status each set scores with).
-Detectors return ``Found``: fan id -> one evidence string per time the fan is scored.
+Detectors return ``Found``: fan id -> one piece of evidence per time the fan is scored: the groups
+that make it (rendered only for the chosen reading, by ``render``) or a short text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind
 from scoring.tiles import PLAYABLE
 
-Found = dict[int, list[str]]
+Evidence = str | tuple[Group, ...]
+Found = dict[int, list[Evidence]]
 
 
 def suit(t: int) -> int:
@@ -29,6 +32,7 @@ def is_terminal_or_honor(t: int) -> bool:
     return t >= HONOR_START or t % 9 in (0, 8)
 
 
+@lru_cache(maxsize=4096)
 def label(g: Group) -> str:
     """A group as a player writes it: ``123m``, ``999s``, ``EEEE``, ``55p``, ``147m258p369s``."""
     if g.kind is SetKind.KNITTED:
@@ -41,6 +45,11 @@ def label(g: Group) -> str:
 
 
 def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
+    return _tiles_label(tuple(tiles))
+
+
+@lru_cache(maxsize=4096)
+def _tiles_label(tiles: tuple[int, ...]) -> str:
     out = ""
     for t in tiles:
         code = PLAYABLE[t].code
@@ -51,8 +60,13 @@ def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
     return out
 
 
-def add(found: Found, fan_id: int, evidence: str) -> None:
+def add(found: Found, fan_id: int, evidence: Evidence) -> None:
     found.setdefault(fan_id, []).append(evidence)
+
+
+@lru_cache(maxsize=8192)
+def render(evidence: Evidence) -> str:
+    return evidence if isinstance(evidence, str) else " ".join(label(g) for g in evidence)
 
 
 @dataclass(frozen=True, slots=True)

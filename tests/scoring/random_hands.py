@@ -19,6 +19,8 @@ _PALETTES = (
     lambda t: t.kind.value == "p",
     lambda t: t.is_honor,
     lambda t: t.is_terminal_or_honor,
+    lambda t: t.is_terminal,
+    lambda t: t.is_suited and t.rank <= 3,
     lambda t: t.code in ("2s", "3s", "4s", "6s", "8s", "F"),
     lambda t: t.is_suited and t.rank in (1, 2, 3, 4, 6, 7, 8, 9) and t.kind.value != "s",
     lambda t: t.is_suited and t.rank >= 4,
@@ -69,18 +71,57 @@ def _meld(rng: random.Random, kind: str, tiles: list[Tile]) -> Meld:
     return Meld(MeldKind.KONG, tuple(tiles), source=rng.randint(1, 3), added=style == 2)
 
 
+def _themed_sets(rng: random.Random) -> list[tuple[str, list[Tile]]]:
+    """2-4 sets in a pattern that some fan rewards: related chows or pungs, winds, dragons, fives."""
+    suit, rank = rng.randrange(3), rng.randrange(7)
+    suits = rng.sample(range(3), 3)
+    n = rng.randint(2, 4)
+    theme = rng.randrange(10)
+    if theme == 8:  # Pure / Three-Suited Terminal Chows
+        other = suit if rng.random() < 0.5 else suits[0] if suits[0] != suit else suits[1]
+        return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su in (suit, other) for r in (0, 6)]
+    if theme == 9:  # sets holding a five
+        picks = [(rng.randrange(3) * 9, r) for r in rng.choices(range(2, 5), k=4)]
+        return [("chow", [PLAYABLE[s + r + k] for k in range(3)]) if r < 4 else ("pung", [PLAYABLE[s + 4]] * 3)
+                for s, r in picks]
+    if theme == 0:  # chows in one suit: identical, shifted by 1 or 2, or a straight
+        step = rng.choice((0, 1, 2, 3))
+        starts = [suit * 9 + r for r in (rank, rank + step, rank + 2 * step, rank + 3 * step)[:n] if r <= 6]
+        return [("chow", [PLAYABLE[s + k] for k in range(3)]) for s in starts]
+    if theme == 1:  # chows across suits: same rank, shifted, or a mixed straight
+        step = rng.choice((0, 1, 3))
+        ranks = [r for r in (rank, rank + step, rank + 2 * step) if r <= 6]
+        return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su, r in zip(suits, ranks)]
+    if theme == 2:  # terminal chows 123 + 789, in one or two suits
+        two = [suit, suits[0] if suits[0] != suit else suits[1]]
+        return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su in two[: rng.randint(1, 2)] for r in (0, 6)]
+    if theme == 3:  # pungs in one suit, consecutive
+        return [("pung", [PLAYABLE[suit * 9 + min(rank + i, 8)]] * 3) for i in range(n)]
+    if theme == 4:  # pungs across suits: same rank or shifted
+        step = rng.choice((0, 1))
+        return [("pung", [PLAYABLE[su * 9 + min(rank + i * step, 8)]] * 3) for i, su in enumerate(suits)]
+    if theme == 5:  # wind pungs
+        return [("pung", [w] * 3) for w in rng.sample(WINDS, rng.randint(2, 4))]
+    if theme == 6:  # dragon pungs
+        return [("pung", [PLAYABLE[31 + i]] * 3) for i in rng.sample(range(3), rng.randint(2, 3))]
+    return [("chow", [PLAYABLE[suit * 9 + r + k] for k in range(3)]) for r in (0, 3, 6, rng.choice((0, 3, 6)))][:n]
+
+
 def _regular(rng: random.Random, faces: list[Tile]) -> tuple[list[Tile], list[Meld]] | None:
     pool = _Pool()
-    pair_face = rng.choice(faces)
+    themed = _themed_sets(rng) if rng.random() < 0.5 else []
+    pair_face = rng.choice(faces) if rng.random() < 0.8 else PLAYABLE[rng.randrange(3) * 9 + 4]
     if not pool.take([pair_face] * 2):
         return None
     hidden, melds = [pair_face] * 2, []
     meld_rate = rng.choice((0.0, 0.2, 0.5, 0.9))
-    for _ in range(4):
-        found = _random_set(rng, faces, pool)
+    for i in range(4):
+        found = themed[i] if i < len(themed) and pool.take(themed[i][1]) else _random_set(rng, faces, pool)
         if found is None:
             return None
         kind, tiles = found
+        if kind == "pung" and rng.random() < 0.1 and pool.take(tiles[:1]):
+            kind, tiles = "kong", tiles + tiles[:1]
         if kind == "kong" or rng.random() < meld_rate:
             melds.append(_meld(rng, kind, tiles))
         else:
@@ -118,10 +159,15 @@ def _knitted(rng: random.Random) -> tuple[list[Tile], list[Meld]] | None:
 def random_hand(rng: random.Random) -> tuple[Hand, Situation]:
     """One legal winning hand (possibly worth under 8) and a situation consistent with it."""
     while True:
-        faces = [t for t in PLAYABLE if rng.choice(_PALETTES)(t)] or list(PLAYABLE)
+        palette = rng.choice(_PALETTES)
+        faces = [t for t in PLAYABLE if palette(t)]
         shape = rng.random()
         melds: list[Meld] = []
-        if shape < 0.78:
+        if shape < 0.02:  # Nine Gates, won on any tile of its suit
+            start = rng.randrange(3) * 9
+            hidden = [PLAYABLE[start + r] for r in (0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8, rng.randrange(9))]
+            hidden.append(hidden.pop(rng.randrange(14)))
+        elif shape < 0.78:
             made = _regular(rng, faces)
             if made is None:
                 continue

@@ -31,9 +31,9 @@ def _pack(m) -> tuple[str, str, int]:
     return ("GANG", code(m.first), 0 if m.concealed else m.source)
 
 
-def reference_fans(hand: Hand, situation: Situation) -> Counter[int]:
-    """The reference's fans as {fan id: count}, flowers left out; raises on what it calls a non-win."""
-    result = MahjongGB.MahjongFanCalculator(
+def reference_args(hand: Hand, situation: Situation) -> tuple:
+    """The arguments of ``MahjongGB.MahjongFanCalculator`` for a hand, flowers left out."""
+    return (
         tuple(_pack(m) for m in hand.melds),
         tuple(code(t) for t in hand.concealed),
         code(hand.win_tile),
@@ -44,8 +44,13 @@ def reference_fans(hand: Hand, situation: Situation) -> Counter[int]:
         situation.last_wall_tile,
         WINDS.index(situation.seat_wind),
         WINDS.index(situation.prevalent_wind),
-        verbose=True,
+        True,
     )
+
+
+def reference_fans(hand: Hand, situation: Situation) -> Counter[int]:
+    """The reference's fans as {fan id: count}, flowers left out; raises on what it calls a non-win."""
+    result = MahjongGB.MahjongFanCalculator(*reference_args(hand, situation))
     fans: Counter[int] = Counter()
     for _points, count, _zh, en in result:
         fans[_ID_BY_EN[en]] += count
