@@ -99,5 +99,6 @@ def write_image(path: Path, img: np.ndarray) -> None:
     import cv2
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), img, [cv2.IMWRITE_JPEG_QUALITY, 80]):
+    params = [cv2.IMWRITE_JPEG_QUALITY, 80] if path.suffix.lower() in (".jpg", ".jpeg") else []
+    if not cv2.imwrite(str(path), img, params):
         raise OSError(f"cannot write {path} (use a .png or .jpg name)")

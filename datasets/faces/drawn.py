@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
 
 NUMERALS = "一二三四伍六七八九"
@@ -50,6 +52,7 @@ class Palette:
     red: str = "#c01818"
     green: str = "#13743a"
     blue: str = "#1d3d8f"
+    variant: int = 0  # 0–2: how dots, bamboo, bonus tiles and the white dragon are drawn
 
 
 def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
@@ -59,20 +62,39 @@ def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scal
             f'fill="{colour}" text-anchor="middle">{ch}</text>')
 
 
-def _dot(x: float, y: float, r: float, colour: str, ground: str) -> str:
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{colour}"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.72:.1f}" fill="{ground}"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.5:.1f}" fill="{colour}"/>'
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r * 0.18:.1f}" fill="{ground}"/>')
+def _dot(x: float, y: float, r: float, colour: str, ground: str, variant: int) -> str:
+    """One dot: concentric rings (0), a rosette of petals in a ring (1) or a solid coin (2)."""
+    c = f'cx="{x:.1f}" cy="{y:.1f}"'
+    if variant == 1:
+        petals = "".join(f'<circle cx="{x + r * 0.55 * np.cos(a):.1f}" cy="{y + r * 0.55 * np.sin(a):.1f}" '
+                         f'r="{r * 0.2:.1f}" fill="{colour}"/>' for a in np.linspace(0, 2 * np.pi, 8, endpoint=False))
+        return (f'<circle {c} r="{r * 0.9:.1f}" fill="none" stroke="{colour}" stroke-width="{r * 0.16:.1f}"/>'
+                f'{petals}<circle {c} r="{r * 0.22:.1f}" fill="{colour}"/>')
+    if variant == 2:
+        return (f'<circle {c} r="{r:.1f}" fill="{colour}"/>'
+                f'<circle {c} r="{r * 0.62:.1f}" fill="none" stroke="{ground}" stroke-width="{r * 0.12:.1f}" '
+                f'stroke-dasharray="{r * 0.25:.1f} {r * 0.15:.1f}"/><circle {c} r="{r * 0.2:.1f}" fill="{ground}"/>')
+    return (f'<circle {c} r="{r:.1f}" fill="{colour}"/><circle {c} r="{r * 0.72:.1f}" fill="{ground}"/>'
+            f'<circle {c} r="{r * 0.5:.1f}" fill="{colour}"/><circle {c} r="{r * 0.18:.1f}" fill="{ground}"/>')
 
 
-def _stick(x: float, y: float, tilt: float, h: float, colour: str) -> str:
+def _stick(x: float, y: float, tilt: float, h: float, colour: str, variant: int) -> str:
+    """One bamboo stick: rounded (0), jointed with three nodes (1) or an outline with a waist (2)."""
     w = h * 0.3
-    return (f'<g transform="translate({x:.1f},{y:.1f}) rotate({tilt})">'
-            f'<rect x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{w / 2:.1f}" '
-            f'fill="{colour}"/>'
-            f'<rect x="{-w / 2 - 1:.1f}" y="-1.5" width="{w + 2:.1f}" height="3" fill="{colour}"/>'
-            f'<line x1="0" y1="{-h / 2 + 4:.1f}" x2="0" y2="{h / 2 - 4:.1f}" stroke="#ffffff" '
+    g = f'<g transform="translate({x:.1f},{y:.1f}) rotate({tilt})">'
+    if variant == 1:
+        nodes = "".join(f'<rect x="{-w / 2 - 1.5:.1f}" y="{ny - 1.5:.1f}" width="{w + 3:.1f}" height="3" '
+                        f'rx="1.5" fill="{colour}"/>' for ny in (-h / 2 + 1.5, 0.0, h / 2 - 1.5))
+        return (f'{g}<rect x="{-w * 0.35:.1f}" y="{-h / 2:.1f}" width="{w * 0.7:.1f}" height="{h:.1f}" '
+                f'fill="{colour}"/>{nodes}</g>')
+    if variant == 2:
+        return (f'{g}<rect x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{w / 3:.1f}" '
+                f'fill="none" stroke="{colour}" stroke-width="{w * 0.28:.1f}"/>'
+                f'<line x1="{-w / 2:.1f}" y1="0" x2="{w / 2:.1f}" y2="0" stroke="{colour}" '
+                f'stroke-width="{w * 0.35:.1f}"/></g>')
+    return (f'{g}<rect x="{-w / 2:.1f}" y="{-h / 2:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{w / 2:.1f}" '
+            f'fill="{colour}"/><rect x="{-w / 2 - 1:.1f}" y="-1.5" width="{w + 2:.1f}" height="3" '
+            f'fill="{colour}"/><line x1="0" y1="{-h / 2 + 4:.1f}" x2="0" y2="{h / 2 - 4:.1f}" stroke="#ffffff" '
             f'stroke-opacity="0.55" stroke-width="1.6"/></g>')
 
 
@@ -96,6 +118,37 @@ def _bird(p: Palette) -> str:
             f'<path d="M50,64 C62,72 70,84 64,100" stroke="{p.red}" stroke-width="4" fill="none"/>')
 
 
+def _white_dragon(p: Palette) -> str:
+    w, h = FACE_W, FACE_H
+    if p.variant == 1:  # a thick frame with notched corners
+        return (f'<rect x="18" y="20" width="{w - 36}" height="{h - 40}" fill="none" stroke="{p.blue}" '
+                f'stroke-width="10" stroke-dasharray="30 6"/>')
+    if p.variant == 2:  # a frame of two colours
+        return (f'<rect x="14" y="16" width="{w - 28}" height="{h - 32}" fill="none" stroke="{p.blue}" '
+                f'stroke-width="5"/><rect x="24" y="26" width="{w - 48}" height="{h - 52}" fill="none" '
+                f'stroke="{p.red}" stroke-width="3"/>')
+    return (f'<rect x="16" y="18" width="{w - 32}" height="{h - 36}" fill="none" stroke="{p.blue}" '
+            f'stroke-width="7"/><rect x="29" y="31" width="{w - 58}" height="{h - 62}" fill="none" '
+            f'stroke="{p.blue}" stroke-width="3"/>')
+
+
+def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
+    """Flower or season ``n`` (1–8): its name, its number 1–4, and a flower unless the name fills it."""
+    w, h = FACE_W, FACE_H
+    name, number = BONUS_CHARS[n - 1], str((n - 1) % 4 + 1)
+    colour = (p.red, p.blue, "#c05a00", p.green)[(n - 1) % 4]
+    if p.variant == 1:  # the name large in a frame, the number in a corner
+        return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
+                f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
+                + _text(number, w - 24, h - 30, 18, p.red, "DejaVu Sans"))
+    art = _flower(w * 0.42, h * (0.34 if p.variant == 2 else 0.52), 20, colour if n != 4 else p.red, p.green)
+    if p.variant == 2:  # the name at the bottom, the number at the top right
+        return (art + _text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
+                + _text(number, w * 0.82, h * 0.13, 24, p.ink, "DejaVu Sans"))
+    return (art + _text(name, w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale)
+            + _text(number, w * 0.18, h * 0.14, 26, p.ink, "DejaVu Sans"))
+
+
 def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
     """The SVG of one face in a font and palette; ``scale`` enlarges fonts with small glyphs."""
     w, h = FACE_W, FACE_H
@@ -108,26 +161,20 @@ def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
     elif code == "F":
         body.append(_text("發", w / 2, h / 2, 96, p.green, font, scale))
     elif code == "P":
-        body.append(f'<rect x="16" y="18" width="{w - 32}" height="{h - 36}" fill="none" stroke="{p.blue}" '
-                    f'stroke-width="7"/><rect x="29" y="31" width="{w - 58}" height="{h - 62}" fill="none" '
-                    f'stroke="{p.blue}" stroke-width="3"/>')
+        body.append(_white_dragon(p))
     elif code.endswith("m"):
         body.append(_text(NUMERALS[int(rank) - 1], w / 2, h * 0.27, 56, p.blue if rank in "159" else p.ink, font, scale))
         body.append(_text("萬", w / 2, h * 0.69, 72, p.red, font, scale))
     elif code.endswith("f"):
-        n = int(rank)
-        colour = (p.red, p.blue, "#c05a00", p.green)[(n - 1) % 4]
-        body.append(_flower(w * 0.42, h * 0.52, 20, colour if n != 4 else p.red, p.green))
-        body.append(_text(BONUS_CHARS[n - 1], w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale))
-        body.append(_text(str((n - 1) % 4 + 1), w * 0.18, h * 0.14, 26, p.ink, "DejaVu Sans"))
+        body.append(_bonus(int(rank), font, p, scale))
     elif code.endswith("p"):
         n = int(rank)
         colours = (p.blue, p.green, p.red)
         if n == 1:
-            body.append(_dot(w / 2, h / 2, 46, p.green, p.ground) + _dot(w / 2, h / 2, 20, p.red, p.ground))
+            body.append(_dot(w / 2, h / 2, 46, p.green, p.ground, 0) + _dot(w / 2, h / 2, 20, p.red, p.ground, p.variant))
         else:
             r = 24 if n <= 4 else 19 if n <= 7 else 15
-            body += [_dot(x * w, y * h, r, colours[c], p.ground) for x, y, c in DOTS[n]]
+            body += [_dot(x * w, y * h, r, colours[c], p.ground, p.variant) for x, y, c in DOTS[n]]
     elif code.endswith("s"):
         n = int(rank)
         if n == 1:
@@ -135,7 +182,7 @@ def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
         else:
             colours = (p.green, p.red, p.blue)
             length = 56 if n <= 6 else 44
-            body += [_stick(x * w, y * h, t, length, colours[c]) for x, y, t, c in BAMBOO[n]]
+            body += [_stick(x * w, y * h, t, length, colours[c], p.variant) for x, y, t, c in BAMBOO[n]]
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
            f'<rect width="{w}" height="{h}" fill="{p.ground}"/>{"".join(body)}</svg>')
     return svg.encode()
@@ -164,13 +211,13 @@ FONTS = Path("/usr/share/fonts")
 STYLES: tuple[FontStyle, ...] = (
     FontStyle("ukai", "AR PL UKai CN", FONTS / "truetype/arphic/ukai.ttc", "fonts-arphic-ukai"),
     FontStyle("uming", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
-              Palette(ground="#f7f5ee", ink="#0d1f5c", blue="#0d1f5c")),
+              Palette(ground="#f7f5ee", ink="#0d1f5c", blue="#0d1f5c", variant=1)),
     FontStyle("noto-serif", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
-              Palette(ground="#fbfbf6", ink="#202020", green="#0a6b2a")),
+              Palette(ground="#fbfbf6", ink="#202020", green="#0a6b2a", variant=2)),
     FontStyle("lxgw", "LXGW WenKai", FONTS / "truetype/lxgw-wenkai/LXGWWenKai-Regular.ttf", "fonts-lxgw-wenkai",
-              Palette(ground="#efe9d4", ink="#1a2a6e", red="#b3001b", green="#00703c", blue="#1a2a6e")),
+              Palette(ground="#efe9d4", ink="#1a2a6e", red="#b3001b", green="#00703c", blue="#1a2a6e", variant=1)),
     FontStyle("cwtex", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
-              Palette(ground="#f4f1e8", ink="#101010", red="#d0202a")),
+              Palette(ground="#f4f1e8", ink="#101010", red="#d0202a", variant=2)),
     FontStyle("kouzan", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f0efe6", ink="#151515", green="#1d6b2f", blue="#203080"),
               scale=1.3),

@@ -8,6 +8,7 @@ generation only reads small images.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,18 +51,27 @@ class FaceSource:
     def faces(self) -> Faces:
         """The source's faces by tile code, rendered into the cache on first use."""
         folder = cache_root() / self.name
-        stamp = folder / "complete"
-        if not stamp.exists():
+        if not folder.exists():
             if not self.installed:
                 raise OSError(f"tile style {self.name!r} needs the Debian package {self.package}: "
                               f"apt-get install {self.package}")
-            faces = self.render()
-            folder.mkdir(parents=True, exist_ok=True)
-            for code, img in faces.items():
-                cv2.imwrite(str(folder / f"{code}.png"), img)
-            stamp.write_text("\n".join(sorted(faces)))
-        codes = stamp.read_text().split()
+            self._fill(folder)
+        codes = (folder / "codes").read_text().split()
         return {code: cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_COLOR) for code in codes}
+
+    def _fill(self, folder: Path) -> None:
+        """Render into a private folder, then rename it into place: processes starting together never
+        read a half-written cache."""
+        faces = self.render()
+        tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
+        tmp.mkdir(parents=True, exist_ok=True)
+        for code, img in faces.items():
+            cv2.imwrite(str(tmp / f"{code}.png"), img)
+        (tmp / "codes").write_text("\n".join(sorted(faces)))
+        try:
+            tmp.rename(folder)
+        except OSError:  # another process got there first
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def rsvg(svg: bytes | Path, *, export_id: str | None = None, zoom: float = 1.0) -> np.ndarray:
