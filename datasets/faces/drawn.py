@@ -141,7 +141,12 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
         return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
                 f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
                 + _text(number, w - 24, h - 30, 18, p.red, "DejaVu Sans"))
-    art = _flower(w * 0.42, h * (0.34 if p.variant == 2 else 0.52), 20, colour if n != 4 else p.red, p.green)
+    fy = h * (0.34 if p.variant == 2 else 0.52)
+    art = _flower(w * 0.42, fy, 20, colour if n != 4 else p.red, p.green)
+    if n > 4:  # seasons stand in a pot, as on many sets
+        top, x = fy + 44, w * 0.42 + 4
+        art += (f'<path d="M{x - 22:.1f},{top:.1f} h44 l-7,20 h-30 z" fill="{p.blue}"/>'
+                f'<rect x="{x - 25:.1f}" y="{top - 4:.1f}" width="50" height="6" rx="2" fill="{p.blue}"/>')
     if p.variant == 2:  # the name at the bottom, the number at the top right
         return (art + _text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
                 + _text(number, w * 0.82, h * 0.13, 24, p.ink, "DejaVu Sans"))

@@ -18,7 +18,7 @@ from scoring.tiles import TILES
 from vision.detections import TileDetections
 
 CATEGORIES: tuple[dict[str, Any], ...] = tuple(
-    {"id": t.index + 1, "name": t.code, "supercategory": t.kind} for t in TILES
+    {"id": t.index + 1, "name": t.code, "supercategory": t.kind.name.lower()} for t in TILES
 )
 
 
