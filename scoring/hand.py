@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from scoring.tiles import COPIES_PER_FACE, Kind, Tile, tile
+from scoring.tiles import COPIES_PER_FACE, Tile, tile
 
 
 class HandError(ValueError):
@@ -259,6 +259,44 @@ class Situation:
         problem = _situation_problem(self)
         if problem:
             raise SituationError(problem)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Situation:
+        """Read the situation fields of a score request (see the README); others are ignored here."""
+        win = data.get("win", "discard")
+        if win not in ("discard", "self_drawn"):
+            raise SituationError(f"win must be 'discard' or 'self_drawn', not {win!r}")
+        flags = {}
+        for name in ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile"):
+            value = data.get(name, False)
+            if not isinstance(value, bool):
+                raise SituationError(f"{name} must be true or false")
+            flags[name] = value
+        winds = {}
+        for name in ("seat_wind", "prevalent_wind", "discarder"):
+            value = data.get(name)
+            if value is not None and not isinstance(value, str):
+                raise SituationError(f"{name} must be a wind code E, S, W or N")
+            winds[name] = tile(value) if value is not None else None
+        return cls(
+            self_drawn=win == "self_drawn",
+            seat_wind=winds["seat_wind"] or WINDS[0],
+            prevalent_wind=winds["prevalent_wind"] or WINDS[0],
+            discarder=winds["discarder"],
+            **flags,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "win": "self_drawn" if self.self_drawn else "discard",
+            "seat_wind": self.seat_wind.code,
+            "prevalent_wind": self.prevalent_wind.code,
+            "last_of_kind": self.last_of_kind,
+            "kong_replacement": self.kong_replacement,
+            "robbing_kong": self.robbing_kong,
+            "last_wall_tile": self.last_wall_tile,
+            "discarder": self.discarder.code if self.discarder else None,
+        }
 
     @property
     def paying_discarder(self) -> Tile | None:

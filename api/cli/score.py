@@ -1,0 +1,124 @@
+"""`mcr score`: score a hand given in notation, or a stream of JSON requests with ``--jsonl``.
+
+The ``--jsonl`` contract (one request object per input line, one answer object per output line, in
+order, a bad line answered with ``{"ok": false, "error": ...}`` while the stream goes on) is public
+and documented in the README's Scoring section.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import unicodedata
+from typing import Any, TextIO
+
+WIND_CODES = ("E", "S", "W", "N")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score a hand under MCR: fans, total, payouts",
+        description="Score a finished hand under the Mahjong Competition Rules. Hand notation: melds in "
+        "brackets ([567m,2] chow, [999s,3] pung, [8888p,1] kong, [SSSS] concealed kong, [1111s,6] added kong), "
+        "then the standing tiles; the last tile is the winning tile.",
+    )
+    parser.add_argument("hand", nargs="?", help='hand notation, e.g. "[567m,2][567s,3]567p234p1s1s"')
+    parser.add_argument("--jsonl", action="store_true", help="read one JSON request per line on stdin")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
+    parser.add_argument("--seat", choices=WIND_CODES, default="E", help="the winner's seat wind (default E)")
+    parser.add_argument("--round", choices=WIND_CODES, default="E", help="the prevalent wind (default E)")
+    parser.add_argument("--discarder", choices=WIND_CODES, help="who discarded the winning tile (default: left)")
+    parser.add_argument("--flowers", type=int, help="number of flowers and seasons drawn (0-8)")
+    parser.add_argument("--last-of-kind", action="store_true", help="the winning tile was the last of its kind")
+    parser.add_argument("--kong-replacement", action="store_true", help="out with a kong's replacement tile")
+    parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
+    parser.add_argument("--last-wall-tile", action="store_true", help="won on the last tile of the wall")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from api.cli import CliError
+
+    if args.jsonl:
+        if args.hand:
+            raise CliError("give either a hand or --jsonl, not both")
+        return stream(sys.stdin, sys.stdout)
+    if not args.hand:
+        raise CliError('give a hand in notation, e.g. mcr score "[567m,2][567s,3]567p234p1s1s", or --jsonl')
+    request: dict[str, Any] = {
+        "hand": args.hand,
+        "win": "self_drawn" if args.self_drawn else "discard",
+        "seat_wind": args.seat,
+        "prevalent_wind": args.round,
+        "discarder": args.discarder,
+        "last_of_kind": args.last_of_kind,
+        "kong_replacement": args.kong_replacement,
+        "robbing_kong": args.robbing_kong,
+        "last_wall_tile": args.last_wall_tile,
+    }
+    if args.flowers is not None:
+        request["flowers"] = args.flowers
+    answer = answer_request(request, raise_errors=True)
+    print(json.dumps(answer, ensure_ascii=False, indent=2) if args.json else table(answer))
+    return 0
+
+
+def answer_request(request: Any, raise_errors: bool = False) -> dict[str, Any]:
+    """The JSON answer to one request: ``{"ok": true, ...result}`` or ``{"ok": false, "error": ...}``."""
+    from scoring import HandError, format_hand, score
+    from scoring.request import read_request
+
+    try:
+        hand, situation = read_request(request)
+        result = score(hand, situation)
+    except (HandError, ValueError) as exc:
+        if raise_errors:
+            raise
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, "hand": format_hand(hand), "situation": situation.to_json(), **result.to_json()}
+
+
+def stream(lines: TextIO, out: TextIO) -> int:
+    """Answer each JSON line of ``lines`` on ``out``, in order; blank lines are skipped."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError as exc:
+            answer = {"ok": False, "error": f"line {number}: not JSON ({exc.msg})"}
+        else:
+            answer = answer_request(request)
+        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-align text whose Chinese characters take two terminal columns each."""
+    wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
+    return text + " " * max(0, width - len(text) - wide)
+
+
+def table(answer: dict[str, Any]) -> str:
+    """The readable form: the fans with English and Chinese names and points, the total, the payouts."""
+    situation = answer["situation"]
+    how = "self-drawn" if situation["win"] == "self_drawn" else "won on a discard"
+    lines = [f"{answer['hand']}   ({how}, seat {situation['seat_wind']}, round {situation['prevalent_wind']})", ""]
+    if answer["error"] == "not_a_win":
+        lines.append("Not a complete hand: a false win.")
+    for fan in answer["fans"]:
+        count = f" x{fan['count']}" if fan["count"] > 1 else ""
+        points = fan["points"] * fan["count"]
+        lines.append(f"  {fan['en'] + count:<36} {_pad(fan['zh'], 10)}{points:>4}   {'; '.join(fan['evidence'])}")
+    if answer["fans"]:
+        lines.append(f"  {'fans (without flowers)':<36} {'':<10}{answer['fan_points']:>4}")
+        lines.append(f"  {'total':<36} {'':<10}{answer['total']:>4}")
+    if answer["error"] == "under_8":
+        lines.append(f"\nOnly {answer['fan_points']} point(s) without flowers: under 8, a false win.")
+    verdict = "Payouts" if answer["is_win"] else "False win: the caller pays 10 to each other player"
+    lines.append(f"\n{verdict}: " + "  ".join(f"{seat} {amount:+d}" for seat, amount in answer["payouts"].items()))
+    return "\n".join(lines)
