@@ -11,10 +11,15 @@ from scoring.tiles import CLASS_NAMES
 Box = tuple[float, float, float, float]
 
 
+def names_yaml() -> str:
+    """The ``nc`` and ``names`` lines of a ``data.yaml``: our 43 classes in model order."""
+    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASS_NAMES))
+    return f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
+
+
 def data_yaml(root: Path) -> str:
     """The ``data.yaml`` text for a YOLO folder at ``root`` (all images double as the val split)."""
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASS_NAMES))
-    return f"path: {root.resolve()}\ntrain: images\nval: images\nnc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
+    return f"path: {root.resolve()}\ntrain: images\nval: images\n{names_yaml()}"
 
 
 def label_lines(labels: Iterable[tuple[int, Box]], width: int, height: int) -> str:
