@@ -1,0 +1,464 @@
+"""Detections → rows → groups → Hand: which tiles are standing, which won, which were melded, which
+are flowers, with the doubts a referee should check.
+
+Every reading is tried and the most plausible valid one wins: either orientation of the rows, each row
+as the standing hand, with or without a second row of melds, and every way of splitting the melds off
+its right end. A hand's tile count (14, plus one per kong) fixes how many tiles each part holds, so the
+search is small. Plausibility adds up the conventions of a photographed hand (see the README, "Scanning
+a photo"): melds set apart, one sideways tile per claimed meld, face-down tiles in a concealed kong, no
+sideways tile among the standing ones, flowers at the left end, standing tiles sorted from the player's
+left, chows in rank order, a complete winning hand.
+
+Rules where the photo cannot say: the winning tile is the rightmost standing tile (set apart or not);
+an upside-down photo is told from the cues above, and with none of them (no melds, no flowers, unsorted
+tiles) the photo's own left-to-right reading is kept. Overrides (`Overrides`) replace the winning tile,
+the melds or the flower count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from scoring import Hand, HandError, Meld, MeldKind, score
+from scoring.score import ScoreError
+from scoring.tiles import BACK, PLAYABLE, Tile
+from vision.detections import TileDetections
+from vision.rows import Row, find_rows
+
+LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
+SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
+APART = 0.2  # a gap (tile widths) above which tiles count as set apart
+MAX_SETS = 4
+HAND_TILES = 14
+
+
+@dataclass(frozen=True)
+class TileGroup:
+    """Tiles that belong together in the photo; ``tiles`` index the detections."""
+
+    role: str  # "concealed" | "win" | "meld" | "flowers"
+    tiles: tuple[int, ...]
+    kind: MeldKind | None = None
+    source: int | None = None
+    concealed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"role": self.role, "kind": self.kind.value if self.kind else None, "tiles": list(self.tiles),
+                "from": self.source, "concealed": self.concealed}
+
+
+@dataclass(frozen=True)
+class Doubt:
+    """Something to check by eye: a tile read with low confidence, an impossible reading, or a rule
+    applied where the photo could not say. ``alternatives`` are other faces worth trying."""
+
+    kind: str  # "low_confidence" | "impossible" | "assumed"
+    tiles: tuple[int, ...]
+    message: str
+    alternatives: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": list(self.tiles), "message": self.message,
+                "alternatives": list(self.alternatives)}
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the user says the photo shows, replacing the layout's reading."""
+
+    win_tile: Tile | None = None
+    melds: tuple[Meld, ...] | None = None
+    flowers: int | None = None
+
+
+@dataclass(frozen=True)
+class LayoutReading:
+    """The hand read from a photo (None when no valid reading exists), its groups and doubts."""
+
+    hand: Hand | None
+    groups: tuple[TileGroup, ...]
+    doubts: tuple[Doubt, ...]
+
+
+@dataclass(frozen=True)
+class _Meld:
+    """A meld read from consecutive row positions ``start..stop-1`` (+ a stacked tile)."""
+
+    meld: Meld | None  # None: a concealed kong shown all face down
+    group: TileGroup
+    quality: float
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    plausibility: float
+    flowers: tuple[int, ...]
+    head: tuple[int, ...]  # standing tiles then the winning tile, left to right
+    melds: tuple[_Meld, ...]
+    win_apart: bool
+
+
+def _tile_at(detections: TileDetections, i: int) -> Tile:
+    return detections.tiles[i]
+
+
+class _Reader:
+    """Reads one set of detections; holds what every candidate reading shares."""
+
+    def __init__(self, detections: TileDetections) -> None:
+        self.det = detections
+        self.faces = detections.tiles
+        xyxy = detections.xyxy.astype(np.float64)
+        self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+        self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
+        self.rows = find_rows(detections)
+
+    # --- melds -------------------------------------------------------------------------------------
+
+    def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int, float]:
+        """Which tile of ``start..stop-1`` lies sideways (offset from start) and how sure (~0-0.6)."""
+        evidence = row.sideways[start:stop]
+        if not np.isnan(evidence).any():
+            j = int(evidence.argmax())
+            return j, float(evidence[j])
+        spacing = row.spacing(start, stop)  # near 45°: a sideways tile pushes its neighbours away
+        n = stop - start
+
+        def error(j: int | None) -> float:
+            width = np.where(np.arange(n) == j, 1.33, 1.0)
+            return float(((spacing - (width[:-1] + width[1:]) / 2) ** 2).sum())
+
+        errors = [error(j) for j in range(n)]
+        j = int(np.argmin(errors))
+        return j, float(np.clip((error(None) - errors[j]) / 0.027, -1, 2)) * 0.3
+
+    def _stacked(self, index: int, face: Tile, used: set[int]) -> int | None:
+        """A tile of ``face`` lying just behind the sideways tile ``index`` (an added kong), if any."""
+        for j in range(len(self.det)):
+            if j in used or j == index or self.faces[j] is not face:
+                continue
+            if np.linalg.norm(self.centres[j] - self.centres[index]) < 1.7 * self.size[index]:
+                return j
+        return None
+
+    def meld(self, row: Row, start: int, stop: int, used: set[int]) -> _Meld | None:
+        """The meld shown by row positions ``start..stop-1``, or None when they are not one."""
+        idx = row.tiles[start:stop]
+        faces = [self.faces[i] for i in idx]
+        n = len(idx)
+        inner = row.gaps[start:stop - 1]
+        tight = -float(np.clip(inner - 0.1, 0, None).sum()) * 2
+        if any(f is BACK for f in faces):
+            up = {f for f in faces if f is not BACK}
+            if n != 4 or len(up) > 1:
+                return None
+            meld = Meld(MeldKind.KONG, (up.pop(),) * 4, concealed=True) if up else None
+            return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, None, True), 1.0 + tight)
+        if any(not f.is_playable for f in faces):
+            return None
+        j, evidence = self._sideways_at(row, start, stop)
+        quality = min(evidence, 0.6) / 0.6 + tight - (1.0 if evidence < SIDEWAYS else 0.0)
+        if len(set(faces)) == 1:
+            source = {0: 1, 1: 2, n - 1: 3}.get(j, 2)
+            if n == 4:
+                meld = Meld(MeldKind.KONG, tuple(faces), source=source)
+                return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality)
+            stacked = self._stacked(idx[j], faces[0], used | set(idx))
+            if stacked is not None:
+                meld = Meld(MeldKind.KONG, (faces[0],) * 4, source=source, added=True)
+                return _Meld(meld, TileGroup("meld", (*idx, stacked), MeldKind.KONG, source), quality)
+            meld = Meld(MeldKind.PUNG, tuple(faces), source=source)
+            return _Meld(meld, TileGroup("meld", idx, MeldKind.PUNG, source), quality)
+        if n != 3 or not all(f.is_suited and f.kind == faces[0].kind for f in faces):
+            return None
+        ranks = [f.rank for f in faces]
+        if ranks == sorted(ranks) and ranks[2] - ranks[0] == 2 and len(set(ranks)) == 3:
+            claimed = j
+        elif ranks == sorted(ranks, reverse=True) and ranks[0] - ranks[2] == 2 and len(set(ranks)) == 3:
+            claimed, quality = 2 - j, quality - 0.5  # chows are laid in rank order
+        else:
+            return None
+        meld = Meld(MeldKind.CHOW, tuple(sorted(faces, key=lambda f: f.index)), source=1, claimed=claimed)
+        return _Meld(meld, TileGroup("meld", idx, MeldKind.CHOW, 1), quality)
+
+    def partition(self, row: Row, start: int, stop: int, count: int | None,
+                  used: set[int]) -> tuple[float, tuple[_Meld, ...]] | None:
+        """The best split of row positions ``start..stop-1`` into melds (exactly ``count`` of them, or
+        any number), each set apart from the one before; None when there is none."""
+        best: dict[tuple[int, int], tuple[float, tuple[_Meld, ...]]] = {(start, 0): (0.0, ())}
+        for i in range(start, stop):
+            for m in range(MAX_SETS):
+                if (i, m) not in best:
+                    continue
+                total, melds = best[(i, m)]
+                for size in (3, 4):
+                    if i + size > stop:
+                        continue
+                    found = self.meld(row, i, i + size, used)
+                    if found is None:
+                        continue
+                    apart = min(float(row.gaps[i - 1]), 1.0) - APART if i > start else 0.0
+                    value = (total + found.quality + apart, (*melds, found))
+                    key = (i + size, m + 1)
+                    if key not in best or value[0] > best[key][0]:
+                        best[key] = value
+        ends = [(m, v) for (i, m), v in best.items() if i == stop and (count is None or m == count)]
+        if not ends:
+            return None
+        return max(ends, key=lambda e: e[1][0])[1]
+
+    # --- whole readings ----------------------------------------------------------------------------
+
+    def candidates(self, strict: bool) -> Iterator[_Candidate]:
+        """Every reading of the photo as a hand's parts (a valid hand or not)."""
+        for flip in (False, True):
+            rows = [r.reversed() if flip else r for r in self.rows]
+            for main in rows:
+                for side in (None, *[r for r in rows if r is not main]):
+                    yield from self._readings(main, side, flip, strict)
+
+    def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool) -> Iterator[_Candidate]:
+        """Readings with ``main`` holding the standing tiles (and maybe melds at its right end) and
+        ``side`` only melds. Strict readings have the tile count of a hand; others are off by some."""
+        bonus = [k for k, i in enumerate(main.tiles) if self.faces[i].is_bonus]
+        side_melds: tuple[_Meld, ...] = ()
+        value = 0.0
+        if side is not None:
+            if any(self.faces[i].is_bonus for i in side.tiles):
+                return
+            found = self.partition(side, 0, len(side.tiles), None, set(main.tiles))
+            if found is None:
+                return
+            value, side_melds = found
+        rest = _without(main, bonus) if bonus else main
+        if bonus:
+            left, right = bonus[0] == 0, bonus[-1] == len(main.tiles) - 1
+            value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
+        if flip:
+            value -= 0.05  # with no cue either way, keep the photo's own left to right
+        flowers = tuple(main.tiles[k] for k in bonus) + self.loose_flowers(main, side)
+        n = len(rest.tiles)
+        for k in range(MAX_SETS - len(side_melds) + 1):
+            expected = HAND_TILES - 3 * (k + len(side_melds))
+            for tail in range(3 * k, 4 * k + 1):
+                head_len = n - tail
+                if head_len < 1 or (strict and head_len != expected):
+                    continue
+                head = rest.tiles[:head_len]
+                if any(self.faces[i] is BACK for i in head):
+                    continue
+                total = value - 2.0 * abs(head_len - expected)
+                melds: tuple[_Meld, ...] = ()
+                if k:
+                    found = self.partition(rest, head_len, n, k, set(head) | set(flowers))
+                    if found is None:
+                        continue
+                    total += found[0] + min(float(rest.gaps[head_len - 1]), 1.0) - APART
+                    melds = found[1]
+                total += self._head_value(rest, head_len)
+                win_apart = head_len >= 2 and float(rest.gaps[head_len - 2]) > APART
+                yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart)
+
+    def loose_flowers(self, main: Row, side: Row | None) -> tuple[int, ...]:
+        """Flowers lying in rows of their own (rows holding nothing else)."""
+        found: list[int] = []
+        for row in self.rows:
+            if row.tiles in (main.tiles, main.tiles[::-1]) or (side is not None and row.tiles in (side.tiles, side.tiles[::-1])):
+                continue
+            if all(self.faces[i].is_bonus for i in row.tiles):
+                found.extend(row.tiles)
+        return tuple(found)
+
+    def _head_value(self, row: Row, head_len: int) -> float:
+        """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
+        head = row.tiles[:head_len]
+        value = 0.0
+        turned = row.sideways[:head_len]
+        if not np.isnan(turned).any():
+            value -= 3.0 * float(np.clip(turned - SIDEWAYS, 0, None).sum())
+        value -= float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
+        order = np.array([self.faces[i].index for i in head[:-1]])
+        if len(order) > 1:
+            steps = np.diff(order)
+            value += 0.5 * float((steps > 0).sum() - (steps < 0).sum()) / (len(order) - 1)
+        return value
+
+    def best(self) -> tuple[_Candidate, Hand | None, str | None]:
+        """The most plausible reading: the best valid hand; else the best reading with its problem,
+        readings with a hand's tile count first."""
+        invalid: list[tuple[float, _Candidate, str]] = []
+        for strict in (True, False):
+            valid: list[tuple[float, _Candidate, Hand]] = []
+            for c in self.candidates(strict):
+                try:
+                    hand = self.hand(c)
+                except HandError as exc:
+                    invalid.append((c.plausibility, c, str(exc)))
+                    continue
+                complete = score(hand).error is not ScoreError.NOT_A_WIN
+                valid.append((c.plausibility + (1.0 if complete else 0.0), c, hand))
+            if valid:
+                _, c, hand = max(valid, key=lambda v: v[0])
+                return c, hand, None
+            if invalid:
+                _, c, problem = max(invalid, key=lambda v: v[0])
+                return c, None, problem
+        raise HandError("the tiles found do not lie in rows that could hold a hand")
+
+    def hidden_face(self, c: _Candidate) -> Tile:
+        """The face assumed for a concealed kong shown all face down: the first not seen anywhere."""
+        seen = set(self.faces)
+        return next(t for t in PLAYABLE if t not in seen)
+
+    def hand(self, c: _Candidate) -> Hand:
+        melds = tuple(m.meld or Meld(MeldKind.KONG, (self.hidden_face(c),) * 4, concealed=True) for m in c.melds)
+        faces = [self.faces[i] for i in c.head]
+        return Hand(tuple(faces[:-1]), melds, faces[-1], tuple(self.faces[i] for i in c.flowers))
+
+
+def _groups(c: _Candidate) -> tuple[TileGroup, ...]:
+    groups = [TileGroup("flowers", c.flowers)] if c.flowers else []
+    groups.append(TileGroup("concealed", c.head[:-1], concealed=True))
+    groups.append(TileGroup("win", c.head[-1:]))
+    return (*groups, *(m.group for m in c.melds))
+
+
+def _complete(build: Callable[[], Hand]) -> bool:
+    """Whether ``build`` gives a valid, complete hand."""
+    try:
+        return score(build()).error is not ScoreError.NOT_A_WIN
+    except HandError:
+        return False
+
+
+def _completing(build: Callable[[Tile], Hand]) -> tuple[str, ...]:
+    """The faces for which ``build`` gives a valid, complete hand."""
+    return tuple(face.code for face in PLAYABLE if _complete(lambda face=face: build(face)))
+
+
+def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
+    """Why the reading cannot be a hand, which tiles to check, and faces that would make it one."""
+    faces = [reader.faces[i] for i in c.head]
+    melds = tuple(m.meld for m in c.melds if m.meld is not None)
+    flowers = tuple(reader.faces[i] for i in c.flowers)
+    expected = HAND_TILES - 3 * len(c.melds)
+    if len(c.head) == expected - 1:  # a tile missed: which faces would complete the hand
+        alternatives = _completing(lambda f: Hand(tuple(faces), melds, f, flowers))
+        return Doubt("impossible", c.head, f"{problem}; one tile seems missing (hidden or not found)",
+                     alternatives)
+    if len(c.head) == expected + 1:  # one too many: the tiles without which the hand is complete
+
+        def without(k: int) -> Hand:
+            rest = faces[:k] + faces[k + 1:]
+            return Hand(tuple(rest[:-1]), melds, rest[-1], flowers)
+
+        extra = tuple(i for k, i in enumerate(c.head) if _complete(lambda k=k: without(k)))
+        return Doubt("impossible", extra or c.head, f"{problem}; one tile too many", ())
+    counts: dict[Tile, list[int]] = {}
+    for i in c.head:
+        counts.setdefault(reader.faces[i], []).append(i)
+    for m in c.melds:
+        for i in m.group.tiles:
+            counts.setdefault(reader.faces[i], []).append(i)
+    over = [ids for face, ids in counts.items() if face.is_playable and len(ids) > 4]
+    if over:
+        copies = over[0]
+        weakest = min(copies, key=lambda i: float(reader.det.confidence[i]))
+        if weakest in c.head:
+            k = c.head.index(weakest)
+            alternatives = _completing(lambda f: Hand(tuple([*faces[:k], f, *faces[k + 1:]][:-1]), melds,
+                                                      [*faces[:k], f, *faces[k + 1:]][-1], flowers))
+        else:
+            alternatives = ()
+        return Doubt("impossible", tuple(copies), f"{problem}; the least sure copy may be another face",
+                     alternatives)
+    return Doubt("impossible", c.head, problem, ())
+
+
+def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
+    """The hand shown by the detected tiles, its groups and doubts; never raises for a bad photo."""
+    overrides = overrides or Overrides()
+    if len(detections) == 0:
+        return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),))
+    reader = _Reader(detections)
+    try:
+        c, hand, problem = reader.best()
+    except HandError as exc:
+        return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),))
+    groups = _groups(c)
+    doubts: list[Doubt] = []
+    if hand is None:
+        doubts.append(_impossible(reader, c, problem or "not a hand"))
+    else:
+        if not c.win_apart and overrides.win_tile is None:
+            doubts.append(Doubt("assumed", c.head[-1:], "the winning tile is not set apart: took the rightmost "
+                                "standing tile (override the winning tile if it was another)"))
+        for m in c.melds:
+            if m.meld is None:
+                face = hand.melds[c.melds.index(m)].first.code
+                doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "
+                                    "give the melds to correct it", tuple(t.code for t in PLAYABLE)))
+        try:
+            hand = _overridden(hand, overrides)
+        except HandError as exc:
+            doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
+            hand = None
+    doubts.extend(_low_confidence(reader, c, hand))
+    return LayoutReading(hand, groups, tuple(doubts))
+
+
+def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None) -> list[Doubt]:
+    """Doubts for the tiles read with low confidence; for a standing or winning tile of a valid hand,
+    the other faces that would also give a complete hand."""
+    doubts = []
+    for i in np.flatnonzero(reader.det.confidence < LOW_CONFIDENCE).tolist():
+        alternatives: tuple[str, ...] = ()
+        if hand is not None and i in c.head:
+            k = c.head.index(i)
+            faces = [reader.faces[j] for j in c.head]
+
+            def swapped(f: Tile, k: int = k) -> Hand:
+                new = [*faces[:k], f, *faces[k + 1:]]
+                return replace(hand, concealed=tuple(new[:-1]), win_tile=new[-1])
+
+            alternatives = tuple(a for a in _completing(swapped) if a != reader.faces[i].code)
+        read = reader.faces[i].code
+        doubts.append(Doubt("low_confidence", (i,), f"{read} read with confidence "
+                            f"{float(reader.det.confidence[i]):.2f}", alternatives))
+    return doubts
+
+
+def _overridden(hand: Hand, overrides: Overrides) -> Hand:
+    """The hand with the user's winning tile, melds and flower count in place of what was read."""
+    if overrides.melds is not None:
+        pool = list(hand.concealed) + [t for m in hand.melds for t in m.tiles] + [hand.win_tile]
+        for t in (t for m in overrides.melds for t in m.tiles):
+            if t in pool:
+                pool.remove(t)
+            else:
+                raise HandError(f"the melds given hold a {t.code} the photo does not show")
+        win = hand.win_tile if hand.win_tile in pool else pool[-1]
+        pool.remove(win)
+        hand = Hand(tuple(pool), overrides.melds, win, hand.flowers, hand.flower_count)
+    if overrides.win_tile is not None and overrides.win_tile is not hand.win_tile:
+        standing = list(hand.concealed)
+        if overrides.win_tile not in standing:
+            raise HandError(f"the winning tile {overrides.win_tile.code} is not among the standing tiles read")
+        standing.remove(overrides.win_tile)
+        hand = replace(hand, concealed=(*standing, hand.win_tile), win_tile=overrides.win_tile)
+    if overrides.flowers is not None:
+        flowers = hand.flowers if len(hand.flowers) <= overrides.flowers else ()
+        hand = replace(hand, flowers=flowers, flower_count=overrides.flowers)
+    return hand
+
+
+def _without(row: Row, drop: Sequence[int]) -> Row:
+    """The row without some of its tiles (flowers); where one was taken out, the gap counts as wide."""
+    keep = [k for k in range(len(row.tiles)) if k not in set(drop)]
+    gaps = np.array([row.gaps[a] if b == a + 1 else 1.0 for a, b in zip(keep[:-1], keep[1:], strict=True)])
+    return Row(tuple(row.tiles[k] for k in keep), row.along[keep], row.across, row.unit[keep], gaps,
+               row.sideways[keep])

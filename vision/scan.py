@@ -1,0 +1,73 @@
+"""Photo → scored hand in one call: the contract shared by `mcr scan`, ``POST /v1/scan`` and the web page.
+
+`scan` detects the tiles (with a second, zoomed pass over the tiles' region when they are small in the
+photo), reads the hand from their layout (`vision.layout`), applies the user's overrides and scores it.
+A photo that cannot give a valid hand is not an error: the result has ``hand`` and ``score`` None and
+doubts saying which tiles to check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from scoring import Hand, HandError, Meld, ScoreResult, Situation, format_hand, score
+from scoring.tiles import Tile
+from vision.detections import TileDetections
+from vision.detector import Detector
+from vision.layout import Doubt, Overrides, TileGroup, read_hand
+from vision.zoom import detect_tiles
+
+
+@dataclass(frozen=True)
+class ScanOverrides:
+    """What the user says the photo shows: the winning tile, the melds (replacing those found), the
+    number of flowers."""
+
+    win_tile: Tile | None = None
+    melds: tuple[Meld, ...] | None = None
+    flowers: int | None = None
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    detections: TileDetections
+    hand: Hand | None  # None when no valid reading exists (see doubts)
+    groups: tuple[TileGroup, ...]
+    score: ScoreResult | None
+    doubts: tuple[Doubt, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The scan contract's JSON (see the README, "Scanning a photo")."""
+        hand = None
+        if self.hand is not None:
+            hand = {"notation": format_hand(self.hand), **self.hand.to_json(),
+                    "groups": [g.to_json() for g in self.groups]}
+        return {"tiles": self.detections.to_json(), "hand": hand,
+                "score": self.score.to_json() if self.score else None,
+                "doubts": [d.to_json() for d in self.doubts]}
+
+
+def scan(image: np.ndarray, detector: Detector, situation: Situation,
+         overrides: ScanOverrides | None = None) -> ScanResult:
+    """Read and score the hand in a BGR photo."""
+    overrides = overrides or ScanOverrides()
+    detections = detect_tiles(image, detector)
+    return scan_detections(detections, situation, overrides)
+
+
+def scan_detections(detections: TileDetections, situation: Situation,
+                    overrides: ScanOverrides | None = None) -> ScanResult:
+    """The part of `scan` after detection: layout, overrides, checks and score."""
+    overrides = overrides or ScanOverrides()
+    reading = read_hand(detections, Overrides(overrides.win_tile, overrides.melds, overrides.flowers))
+    result = None
+    doubts = reading.doubts
+    if reading.hand is not None:
+        try:
+            result = score(reading.hand, situation)
+        except HandError as exc:  # the situation contradicts the hand read
+            doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
+    return ScanResult(detections, reading.hand, reading.groups, result, doubts)
