@@ -1,0 +1,97 @@
+"""`mcr label`: label a folder of tile photos with the detector, for review in the tools people use.
+
+Every photo under IN_DIR (jpg, jpeg, png, webp; recursive; EXIF orientation honoured) is read by the
+detector. OUT_DIR receives, by --format:
+  yolo         labels/<photo path>.txt (class cx cy w h, normalised) and data.yaml with our class names
+  coco         annotations.json (boxes in pixels, with the detector's score)
+  labelstudio  tasks.json (boxes as predictions with scores) and labeling_config.xml for the project
+and always detections/ (one record per photo: the resume cache) and summary.json (counts, tiles per
+class, doubtful images first). A rerun skips photos already labelled unless --force; every file is
+written atomically, so a kill at any moment leaves no half-written file. Exit status 1 if any photo
+could not be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+FORMATS = ("yolo", "coco", "labelstudio")  # datasets.labelling.FORMATS, kept here so --help stays fast
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("label", help="label a folder of photos (YOLO, COCO, Label Studio)",
+                                   description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("in_dir", type=Path, metavar="IN_DIR", help="folder of photos (searched recursively)")
+    parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR", help="folder for the labels")
+    parser.add_argument("--format", choices=FORMATS, default="yolo", help="label format (default yolo)")
+    parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                        help="worker processes, each loading the model once (default: one per core)")
+    parser.add_argument("--force", action="store_true", help="label again photos already labelled")
+    parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
+    parser.add_argument("--url-prefix", help="Label Studio: prefix of each photo's URL before its relative "
+                        "path (default '/data/local-files/?d=', Label Studio's local file serving)")
+    parser.set_defaults(run=run)
+
+
+def model_id(path: Path) -> str:
+    """The model's name and content hash: records made by another model are redone, not reused."""
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+    return f"{path.name}@{digest}"
+
+
+class Progress:
+    """A one-line progress bar with rate and ETA on a terminal; a line every few seconds otherwise."""
+
+    def __init__(self, stream: TextIO = sys.stderr, width: int = 30, every_s: float = 5.0) -> None:
+        self.stream, self.width, self.every_s = stream, width, every_s
+        self.live = stream.isatty()
+        self.start = self.last = time.perf_counter()
+        self.fresh = 0  # images actually processed, for the rate (reused ones cost nothing)
+
+    def update(self, fresh: bool, finished: int, total: int) -> None:
+        self.fresh += fresh
+        now = time.perf_counter()
+        if finished < total and now - self.last < (0.1 if self.live else self.every_s):
+            return
+        self.last = now
+        rate = self.fresh / (now - self.start) if now > self.start else 0.0
+        left = total - finished
+        eta = time.strftime("%H:%M:%S", time.gmtime(left / rate)) if rate > 0 else "--:--:--"
+        filled = self.width * finished // max(total, 1)
+        bar = "#" * filled + "." * (self.width - filled)
+        line = f"[{bar}] {finished}/{total} {100 * finished // max(total, 1)}% {rate:.1f} img/s ETA {eta}"
+        self.stream.write(f"\r{line}" if self.live else f"{line}\n")
+        if self.live and finished == total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0.0 < args.conf < 1.0:
+        raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
+    import functools
+
+    from datasets.label_summary import summary_text
+    from datasets.labelling import Job, label_folder
+    from vision.detector import Detector, default_model_path
+
+    model = args.model if args.model is not None else default_model_path()
+    if not model.is_file():
+        raise FileNotFoundError(f"{model}: no such model file")
+    prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
+    job = Job(args.in_dir, args.out, args.format, model_id(model), conf=args.conf, workers=args.workers,
+              force=args.force, **prefix)
+    threads = max(1, (os.cpu_count() or 1) // job.workers)  # workers x threads = cores
+    factory = functools.partial(Detector, model, threads=threads, conf=args.conf)
+    progress = Progress()
+    summary = label_folder(job, factory, lambda o, done, total: progress.update(not o.reused, done, total))
+    print(summary_text(summary))
+    print(f"labels in {args.out} ({', '.join(summary['outputs'])}); summary in {args.out / 'summary.json'}")
+    return 1 if summary["failed"] else 0

@@ -1,0 +1,258 @@
+"""Batch labelling (`mcr label`): run a detector over a folder of photos, write labels a person reviews.
+
+Two phases, so that a kill at any moment loses at most the images in flight:
+
+1. Per image, in worker processes that each load the detector once: read the photo (EXIF-upright),
+   detect, and write a record ``OUT/detections/<relative path>.json`` atomically. The record is the
+   resume marker: a rerun skips an image whose record was made with the same model and threshold.
+2. Once, from all records: the chosen format (YOLO txt files + ``data.yaml``, COCO
+   ``annotations.json``, Label Studio ``tasks.json`` + ``labeling_config.xml``) and ``summary.json``,
+   each written atomically, so an aggregate file is never half-written and is rebuilt on every run.
+
+Paths in every output are relative (to the photo folder), so both folders can be moved together.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+from urllib.parse import quote
+
+import numpy as np
+
+from datasets.atomic import write_text_atomic
+from datasets.formats import coco, labelstudio, yolo
+from datasets.label_summary import Failure, summarise
+from scoring.tiles import tile
+from vision.detections import TileDetections
+from vision.detector import load_image
+
+IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
+FORMATS = ("yolo", "coco", "labelstudio")
+RECORDS = "detections"
+
+Detect = Callable[[np.ndarray], TileDetections]
+DetectorFactory = Callable[[], Detect]
+"""Makes a detector (image -> detections); called once per worker process, so it must pickle."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """What to label and how. ``model`` names the detector (e.g. ``name@sha256``): records made by
+    another model or threshold are redone."""
+
+    in_dir: Path
+    out_dir: Path
+    fmt: str
+    model: str
+    conf: float = 0.25
+    workers: int = 1
+    force: bool = False
+    url_prefix: str = labelstudio.LOCAL_FILES_PREFIX
+
+    def __post_init__(self) -> None:
+        if self.fmt not in FORMATS:
+            raise ValueError(f"unknown format {self.fmt!r}: use one of {', '.join(FORMATS)}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        if not self.in_dir.is_dir():
+            raise FileNotFoundError(f"{self.in_dir}: no such folder")
+
+
+@dataclass(frozen=True, eq=False)
+class ImageRecord:
+    """One labelled photo: its path relative to the photo folder, upright size and detections."""
+
+    path: str
+    width: int
+    height: int
+    detections: TileDetections
+    conf: float
+    model: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"image": self.path, "width": self.width, "height": self.height, "conf": self.conf,
+                "model": self.model, "tiles": self.detections.to_json()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ImageRecord:
+        tiles = data["tiles"]
+        detections = TileDetections(
+            np.array([t["box"] for t in tiles], np.float32).reshape(-1, 4),
+            np.array([t["confidence"] for t in tiles], np.float32),
+            np.array([tile(t["code"]).index for t in tiles], np.int64),
+        )
+        return cls(data["image"], int(data["width"]), int(data["height"]), detections,
+                   float(data["conf"]), str(data["model"]))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to one image in phase 1: exactly one of ``record`` and ``failure`` is set."""
+
+    path: str
+    reused: bool
+    record: ImageRecord | None = None
+    failure: Failure | None = None
+
+
+def discover(in_dir: Path, exclude: Path | None = None) -> tuple[list[str], int]:
+    """Photos under ``in_dir`` (recursive, by suffix, any case) as sorted relative POSIX paths, and
+    how many other files were passed over. Files under ``exclude`` (the output folder) are not looked at."""
+    excluded = exclude.resolve() if exclude is not None else None
+    photos, others = [], 0
+    for root, dirs, files in os.walk(in_dir):
+        if excluded is not None:
+            dirs[:] = [d for d in dirs if (Path(root) / d).resolve() != excluded]
+        for name in files:
+            if Path(name).suffix.lower() in IMAGE_SUFFIXES:
+                photos.append((Path(root) / name).relative_to(in_dir).as_posix())
+            else:
+                others += 1
+    return sorted(photos), others
+
+
+def record_path(out_dir: Path, image: str) -> Path:
+    return out_dir / RECORDS / f"{image}.json"
+
+
+def read_record(path: Path) -> ImageRecord | None:
+    """A stored record, or None if there is none or it cannot be read (the image is then redone)."""
+    try:
+        return ImageRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+_detector: Detect | None = None  # this worker process's detector, made once by _start_worker
+
+
+def _start_worker(factory: DetectorFactory) -> None:
+    global _detector
+    _detector = factory()
+
+
+def label_image(job: Job, image: str) -> Outcome:
+    """Phase 1 for one photo; any error becomes a reported failure so the batch goes on."""
+    assert _detector is not None, "label_image runs in a worker started with _start_worker"
+    try:
+        pixels = load_image(job.in_dir / image)
+        height, width = pixels.shape[:2]
+        record = ImageRecord(image, width, height, _detector(pixels), job.conf, job.model)
+        write_text_atomic(record_path(job.out_dir, image), json.dumps(record.to_json()))
+    except Exception as exc:  # a bad photo must never stop the batch: report it and go on
+        error = str(exc).removeprefix(f"{job.in_dir / image}: ") or type(exc).__name__  # paths stay relative
+        return Outcome(image, reused=False, failure=Failure(image, error))
+    return Outcome(image, reused=False, record=record)
+
+
+def _reusable(job: Job, image: str) -> ImageRecord | None:
+    if job.force:
+        return None
+    record = read_record(record_path(job.out_dir, image))
+    if record is None or record.model != job.model or record.conf != job.conf:
+        return None
+    return record
+
+
+def _check_yolo_names(images: list[str]) -> None:
+    """YOLO names a label after its photo's stem, so ``a.jpg`` and ``a.png`` in one folder would clash."""
+    seen: dict[str, str] = {}
+    for image in images:
+        key = str(PurePosixPath(image).with_suffix(""))
+        if key in seen:
+            raise ValueError(f"{seen[key]} and {image} would share one YOLO label file: rename one")
+        seen[key] = image
+
+
+def run_phase_one(job: Job, images: list[str], factory: DetectorFactory) -> Iterator[Outcome]:
+    """Outcomes as images finish: reused records first, then fresh ones from ``job.workers`` processes."""
+    todo = []
+    for image in images:
+        record = _reusable(job, image)
+        if record is None:
+            todo.append(image)
+        else:
+            yield Outcome(image, reused=True, record=record)
+    work = functools.partial(label_image, job)
+    if job.workers == 1 or len(todo) <= 1:
+        _start_worker(factory)
+        yield from map(work, todo)
+        return
+    with multiprocessing.Pool(min(job.workers, len(todo)), _start_worker, (factory,)) as pool:
+        yield from pool.imap_unordered(work, todo)
+
+
+def yolo_label_path(out_dir: Path, image: str) -> Path:
+    return out_dir / "labels" / PurePosixPath(image).with_suffix(".txt")
+
+
+def write_outputs(job: Job, records: list[ImageRecord]) -> list[Path]:
+    """Phase 2: the chosen format from all records, each file atomic; returns the aggregate files."""
+    out = job.out_dir
+    if job.fmt == "yolo":
+        for r in records:
+            path = yolo_label_path(out, r.path)
+            text = yolo.label_lines(zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist()), r.width, r.height)
+            if not path.is_file() or path.read_text() != text:
+                write_text_atomic(path, text)
+        photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()
+        header = f"# mcr label: labels/ mirrors the photo folder {photos}\ntrain: {photos}\nval: {photos}\n"
+        write_text_atomic(out / "data.yaml", header + yolo.names_yaml())
+        return [out / "labels", out / "data.yaml"]
+    if job.fmt == "coco":
+        images, annotations = [], []
+        for image_id, r in enumerate(records, start=1):
+            images.append(coco.image_record(image_id, r.path, r.width, r.height))
+            annotations += coco.to_annotations(r.detections, image_id, len(annotations) + 1)
+        coco.save(out / "annotations.json", coco.dataset(images, annotations, f"mcr label, model {job.model}"))
+        return [out / "annotations.json"]
+    tasks = [
+        labelstudio.task(job.url_prefix + quote(r.path),
+                         labelstudio.to_prediction(r.detections, r.width, r.height, job.model))
+        for r in records
+    ]
+    labelstudio.save_tasks(out / "tasks.json", tasks)
+    write_text_atomic(out / "labeling_config.xml", labelstudio.labeling_config())
+    return [out / "tasks.json", out / "labeling_config.xml"]
+
+
+def label_folder(
+    job: Job, factory: DetectorFactory, on_outcome: Callable[[Outcome, int, int], None] | None = None
+) -> dict[str, Any]:
+    """Label every photo of ``job.in_dir``; returns the summary (also written to ``summary.json``).
+
+    ``on_outcome(outcome, finished, total)`` is called as each image finishes (for a progress bar).
+    """
+    images, others = discover(job.in_dir, exclude=job.out_dir)
+    if job.fmt == "yolo":
+        _check_yolo_names(images)
+    job.out_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    outcomes: dict[str, Outcome] = {}
+    for outcome in run_phase_one(job, images, factory):
+        outcomes[outcome.path] = outcome
+        if on_outcome is not None:
+            on_outcome(outcome, len(outcomes), len(images))
+    seconds = time.perf_counter() - start
+    ordered = [outcomes[image] for image in images]
+    records = [o.record for o in ordered if o.record is not None]
+    files = write_outputs(job, records)
+    summary = summarise(
+        records,
+        failures=[o.failure for o in ordered if o.failure is not None],
+        reused=sum(o.reused for o in ordered),
+        other_files=others,
+        seconds=seconds,
+    )
+    summary = {"format": job.fmt, "model": job.model, "conf": job.conf,
+               "outputs": [p.relative_to(job.out_dir).as_posix() for p in files], **summary}
+    write_text_atomic(job.out_dir / "summary.json", json.dumps(summary, indent=1, ensure_ascii=False))
+    return summary
