@@ -1,0 +1,53 @@
+"""Shared dependencies: settings, the detector (one ONNX session per process) and the inference pool.
+
+Routers ask for ``SettingsDep`` and ``DetectorDep``; tests replace them through
+``app.dependency_overrides[get_settings]`` / ``[get_detector]`` (a fake detector for edge cases).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache, partial
+from pathlib import Path
+from typing import Annotated, TypeVar
+
+import anyio
+from fastapi import Depends, FastAPI, Request
+
+from api.errors import ApiError
+from api.settings import Settings, get_settings
+from vision.detector import Detector
+
+T = TypeVar("T")
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+
+
+@lru_cache(maxsize=2)
+def load_detector(path: Path | None, threads: int, conf: float) -> Detector:
+    """The ONNX session, loaded once per process (a failure is not cached: a model may appear later)."""
+    return Detector(path, threads=threads, conf=conf)
+
+
+def get_detector(settings: SettingsDep) -> Detector:
+    """The detector, or a 503 naming why there is none (no shipped model yet, or a broken file)."""
+    try:
+        return load_detector(settings.model_path, settings.onnx_threads, settings.conf)
+    except (OSError, ValueError) as exc:
+        raise ApiError(503, "no_model", f"the tile detector is unavailable: {exc}") from None
+
+
+DetectorDep = Annotated[Detector, Depends(get_detector)]
+
+
+def current_settings(app: FastAPI) -> Settings:
+    """The settings the app's routes see, honouring a test's override, for code outside a route."""
+    return app.dependency_overrides.get(get_settings, get_settings)()
+
+
+async def in_pool(request: Request, work: Callable[..., T], *args: object) -> T:
+    """Run CPU work (decoding, inference, scoring) on a worker thread; at most ``inference_workers``
+    at once per process, so the event loop keeps answering while photos are processed."""
+    state = request.app.state
+    if getattr(state, "limiter", None) is None:
+        state.limiter = anyio.CapacityLimiter(current_settings(request.app).inference_workers)
+    return await anyio.to_thread.run_sync(partial(work, *args), limiter=state.limiter)

@@ -1,0 +1,211 @@
+"""The wire shapes of the HTTP API: one pydantic model per request and response, with examples.
+
+Requests forbid unknown fields, so a typo is a 422 naming the field rather than a silently ignored
+setting. They mirror the scorer's JSON contracts (``scoring.request``, ``Hand.to_json``,
+``ScoreResult.to_json``) field for field, and are handed to those readers unchanged, so the HTTP API,
+``mcr score --json`` and ``mcr scan --json`` cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import UploadFile
+from pydantic import BaseModel, ConfigDict, Field
+
+Wind = Literal["E", "S", "W", "N"]
+EXAMPLE_NOTATION = "[567m,2][999s,3]11234p55s5p"
+
+
+class Request(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Situation(Request):
+    """How the hand was won; every field optional (a discard win, East seat, East round)."""
+
+    win: Literal["discard", "self_drawn"] = Field("discard", description="won on a discard or self-drawn")
+    seat_wind: Wind = Field("E", description="the winner's seat wind")
+    prevalent_wind: Wind = Field("E", description="the round (prevalent) wind")
+    discarder: Wind | None = Field(None, description="seat wind of the discarder (default: the winner's left)")
+    last_of_kind: bool = Field(False, description="the winning tile was the last of its kind (和绝张)")
+    kong_replacement: bool = Field(False, description="out with a kong's replacement tile (杠上开花)")
+    robbing_kong: bool = Field(False, description="won on a tile added to another player's kong (抢杠和)")
+    last_wall_tile: bool = Field(False, description="won on the last tile of the wall (妙手回春 / 海底捞月)")
+
+
+class MeldIn(Request):
+    """A set on the table, as in the Hand JSON form."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    kind: Literal["chow", "pung", "kong"]
+    tiles: list[str] = Field(description="all tiles of the set; a chow in rank order", examples=[["5m", "6m", "7m"]])
+    concealed: bool = Field(False, description="true only for a concealed kong")
+    from_: int | None = Field(None, alias="from", description="claimed from 1 left, 2 opposite, 3 right")
+    claimed: int | None = Field(None, description="chow only: index in tiles of the claimed tile")
+    added: bool = Field(False, description="a kong made by adding a drawn tile to a claimed pung")
+
+
+class HandIn(Request):
+    """The Hand JSON form: standing tiles without the winning tile, melds, winning tile, flowers."""
+
+    concealed: list[str] = Field(examples=[["1p", "1p", "2p", "3p", "4p", "5s", "5s"]])
+    melds: list[MeldIn] = []
+    win_tile: str = Field(examples=["5p"])
+    flowers: list[str] | int = Field([], description="flower/season codes 1f-8f, or just how many")
+
+
+class ScoreRequest(Situation):
+    """A hand in notation or the Hand JSON form, with the situation: the `mcr score --jsonl` request."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
+        {"hand": {"concealed": ["1p", "1p", "2p", "3p", "4p", "5s", "5s"], "win_tile": "5p",
+                  "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
+                            {"kind": "pung", "tiles": ["9s", "9s", "9s"], "from": 3}]}, "flowers": 2}]})
+
+    hand: str | HandIn = Field(description="hand notation (melds in brackets, last tile wins) or Hand JSON")
+    flowers: int | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
+                                            "replaces the flowers written in the hand")
+
+    def to_request(self) -> dict[str, Any]:
+        """The plain JSON request `scoring.request.read_request` reads."""
+        return self.model_dump(by_alias=True, exclude_none=True)
+
+
+class ScanForm(Situation):
+    """The multipart form of ``POST /v1/scan``: the photo, the situation and what the photo cannot show."""
+
+    photo: UploadFile = Field(description="the photo: JPEG, PNG or WebP")
+    flowers: int | None = Field(None, ge=0, le=8, description="flowers drawn, if not all are in the photo")
+    win_tile: str | None = Field(None, description="the winning tile, if the photo does not set it apart",
+                                 examples=["5p"])
+    annotate: bool = Field(False, description="also return the photo annotated, as a JPEG data URL")
+
+
+class DetectForm(Request):
+    """The multipart form of ``POST /v1/detect``."""
+
+    photo: UploadFile = Field(description="the photo: JPEG, PNG or WebP")
+
+
+class Fan(BaseModel):
+    id: int = Field(description="fan number in the rulebook (81 = flowers)")
+    en: str
+    zh: str
+    points: int = Field(description="points for one occurrence")
+    count: int
+    evidence: list[str] = Field(description="the sets or tiles that make each occurrence")
+
+
+class ReadingSet(BaseModel):
+    kind: str = Field(description="chow, pung, kong, pair, knitted or single")
+    tiles: str
+    concealed: bool
+
+
+class Reading(BaseModel):
+    form: str
+    sets: list[ReadingSet]
+
+
+class SituationOut(BaseModel):
+    win: Literal["discard", "self_drawn"]
+    seat_wind: Wind
+    prevalent_wind: Wind
+    last_of_kind: bool
+    kong_replacement: bool
+    robbing_kong: bool
+    last_wall_tile: bool
+    discarder: Wind | None
+
+
+class Score(BaseModel):
+    """The scorer's result: `mcr score --json`, field for field."""
+
+    model_config = ConfigDict(json_schema_extra={"examples": [{
+        "ok": True, "hand": "[567m,2][999s,3]11234p55s5p",
+        "situation": {"win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E", "last_of_kind": False,
+                      "kong_replacement": False, "robbing_kong": False, "last_wall_tile": False, "discarder": None},
+        "fans": [{"id": 0, "en": "...", "zh": "...", "points": 8, "count": 1, "evidence": ["..."]}],
+        "fan_points": 8, "total": 8, "is_win": True, "error": None,
+        "payouts": {"E": -16, "S": 48, "W": -16, "N": -16}, "reading": {"form": "regular", "sets": []}}]})
+
+    ok: bool
+    hand: str = Field(description="the hand in notation")
+    situation: SituationOut
+    fans: list[Fan]
+    fan_points: int = Field(description="points without flowers: what must reach 8")
+    total: int = Field(description="points with flowers")
+    is_win: bool
+    error: Literal["not_a_win", "under_8"] | None = Field(description="why the hand is a false win")
+    payouts: dict[str, int] = Field(description="seat wind -> points won (+) or paid (-)")
+    reading: Reading | None
+
+
+class DetectedTile(BaseModel):
+    code: str = Field(examples=["5p"])
+    confidence: float
+    box: list[float] = Field(description="x1, y1, x2, y2 in photo pixels")
+
+
+class Detection(BaseModel):
+    """`mcr detect --json` for one uploaded photo."""
+
+    image: str = Field(description="the uploaded file's name")
+    width: int
+    height: int
+    tiles: list[DetectedTile]
+
+
+class Group(BaseModel):
+    role: Literal["concealed", "win", "meld", "flowers"]
+    kind: Literal["chow", "pung", "kong"] | None
+    tiles: list[int] = Field(description="indices into tiles")
+    from_: int | None = Field(alias="from")
+    concealed: bool
+
+
+class ScannedHand(BaseModel):
+    notation: str
+    concealed: list[str]
+    melds: list[dict[str, Any]]
+    win_tile: str
+    flowers: list[str] | int
+    groups: list[Group]
+
+
+class Doubt(BaseModel):
+    kind: Literal["low_confidence", "impossible", "assumed"]
+    tiles: list[int]
+    message: str
+    alternatives: list[str]
+
+
+class Scan(Detection):
+    """`mcr scan --json` for one uploaded photo, plus the annotated photo when asked for."""
+
+    hand: ScannedHand | None
+    score: Score | None
+    doubts: list[Doubt]
+    annotated: str | None = Field(None, description="the annotated photo as a data:image/jpeg;base64 URL")
+
+
+class ModelInfo(BaseModel):
+    name: str = Field(examples=["mcr-tiles.onnx"])
+    version: str
+    classes: list[str]
+    input_size: int = Field(description="side of the square model input, pixels")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    model: Literal["loaded", "missing"]
+
+
+class Problem(BaseModel):
+    """Every 4xx answer: a stable code and a message naming the problem."""
+
+    error: str = Field(examples=["corrupt_image"])
+    detail: str = Field(examples=["corrupt JPEG image: the file is truncated (its end marker is missing)"])
