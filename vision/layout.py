@@ -201,7 +201,7 @@ class _Reader:
                     found = self.meld(row, i, i + size, used)
                     if found is None:
                         continue
-                    apart = min(float(row.gaps[i - 1]), 1.0) - APART if i > start else 0.0
+                    apart = _apart(float(row.gaps[i - 1])) if i > start else 0.0
                     value = (total + found.quality + apart, (*melds, found))
                     key = (i + size, m + 1)
                     if key not in best or value[0] > best[key][0]:
@@ -240,7 +240,7 @@ class _Reader:
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
-        flowers = tuple(main.tiles[k] for k in bonus) + self.loose_flowers(main, side)
+        flowers = tuple(main.tiles[k] for k in bonus)
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):
             expected = HAND_TILES - 3 * (k + len(side_melds))
@@ -257,21 +257,11 @@ class _Reader:
                     found = self.partition(rest, head_len, n, k, set(head) | set(flowers))
                     if found is None:
                         continue
-                    total += found[0] + min(float(rest.gaps[head_len - 1]), 1.0) - APART
+                    total += found[0] + _apart(float(rest.gaps[head_len - 1]))
                     melds = found[1]
                 total += self._head_value(rest, head_len)
                 win_apart = head_len >= 2 and float(rest.gaps[head_len - 2]) > APART
                 yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart)
-
-    def loose_flowers(self, main: Row, side: Row | None) -> tuple[int, ...]:
-        """Flowers lying in rows of their own (rows holding nothing else)."""
-        found: list[int] = []
-        for row in self.rows:
-            if row.tiles in (main.tiles, main.tiles[::-1]) or (side is not None and row.tiles in (side.tiles, side.tiles[::-1])):
-                continue
-            if all(self.faces[i].is_bonus for i in row.tiles):
-                found.extend(row.tiles)
-        return tuple(found)
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
@@ -285,6 +275,8 @@ class _Reader:
         if len(order) > 1:
             steps = np.diff(order)
             value += 0.5 * float((steps > 0).sum() - (steps < 0).sum()) / (len(order) - 1)
+        if head_len >= 3:  # the winning tile is set apart at the right end, not the left
+            value += 0.5 * float(np.clip(row.gaps[head_len - 2] - row.gaps[0], -0.5, 0.5))
         return value
 
     def best(self) -> tuple[_Candidate, Hand | None, str | None]:
@@ -454,6 +446,11 @@ def _overridden(hand: Hand, overrides: Overrides) -> Hand:
         flowers = hand.flowers if len(hand.flowers) <= overrides.flowers else ()
         hand = replace(hand, flowers=flowers, flower_count=overrides.flowers)
     return hand
+
+
+def _apart(gap: float) -> float:
+    """How well a gap (tile widths) sets a meld apart: rewarded up to a tile, penalised when tight."""
+    return min(gap, 1.0) - APART if gap >= APART else 4.0 * (gap - APART)
 
 
 def _without(row: Row, drop: Sequence[int]) -> Row:

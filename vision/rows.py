@@ -125,8 +125,7 @@ def _fit_row(members: list[int], centres: np.ndarray, wh: np.ndarray, direction:
     size = np.sqrt(box[:, 0] * box[:, 1])
     unit = width * size / np.median(np.sqrt(wh[:, 0] * wh[:, 1]))
     if posed:
-        ratio = np.log(a / b)
-        sideways = ratio - np.median(ratio)
+        sideways = _detrended(np.log(a / b), along / width)
         extent = np.where(sideways > 0.3, unit * SIDEWAYS_ASPECT, unit)
     else:
         sideways = np.full(len(members), np.nan)
@@ -134,6 +133,23 @@ def _fit_row(members: list[int], centres: np.ndarray, wh: np.ndarray, direction:
     gaps = (np.diff(along) - (extent[:-1] + extent[1:]) / 2) / ((unit[:-1] + unit[1:]) / 2)
     normal = np.array([-direction[1], direction[0]])
     return Row(tuple(members), along, float((pts @ normal).mean()), unit, gaps, sideways)
+
+
+def _detrended(ratio: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """``ratio`` minus its robust linear trend along the row: perspective turns the tiles' across axis
+    a little more at one end of a row than at the other, and upright tiles are the majority."""
+    residual = ratio - np.median(ratio)
+    if len(ratio) < 4:
+        return residual
+    inliers = np.ones(len(ratio), bool)
+    for _ in range(3):
+        slope, intercept = np.polyfit(position[inliers], ratio[inliers], 1)
+        residual = ratio - (slope * position + intercept)
+        keep = np.abs(residual) < 0.2
+        if keep.sum() < 3 or (keep == inliers).all():
+            break
+        inliers = keep
+    return residual
 
 
 def find_rows(detections: TileDetections) -> list[Row]:
