@@ -235,6 +235,8 @@ def label_folder(
     if job.fmt == "yolo":
         _check_yolo_names(images)
     job.out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in job.out_dir.rglob(".*.tmp"):  # left by a run killed mid-write; never read
+        stale.unlink(missing_ok=True)
     start = time.perf_counter()
     outcomes: dict[str, Outcome] = {}
     for outcome in run_phase_one(job, images, factory):
