@@ -27,6 +27,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("hand", nargs="?", help='hand notation, e.g. "[567m,2][567s,3]567p234p1s1s"')
     parser.add_argument("--jsonl", action="store_true", help="read one JSON request per line on stdin")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_situation_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The win-condition flags, shared with `mcr scan`; `situation_fields` reads them back."""
     parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
     parser.add_argument("--seat", choices=WIND_CODES, default="E", help="the winner's seat wind (default E)")
     parser.add_argument("--round", choices=WIND_CODES, default="E", help="the prevalent wind (default E)")
@@ -36,7 +42,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--kong-replacement", action="store_true", help="out with a kong's replacement tile")
     parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
     parser.add_argument("--last-wall-tile", action="store_true", help="won on the last tile of the wall")
-    parser.set_defaults(run=run)
+
+
+def situation_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The request fields (`scoring.request`) set by the flags of `add_situation_arguments`."""
+    fields: dict[str, Any] = {
+        "win": "self_drawn" if args.self_drawn else "discard",
+        "seat_wind": args.seat,
+        "prevalent_wind": args.round,
+        "discarder": args.discarder,
+        "last_of_kind": args.last_of_kind,
+        "kong_replacement": args.kong_replacement,
+        "robbing_kong": args.robbing_kong,
+        "last_wall_tile": args.last_wall_tile,
+    }
+    if args.flowers is not None:
+        fields["flowers"] = args.flowers
+    return fields
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,19 +70,7 @@ def run(args: argparse.Namespace) -> int:
         return stream(sys.stdin, sys.stdout)
     if not args.hand:
         raise CliError('give a hand in notation, e.g. mcr score "[567m,2][567s,3]567p234p1s1s", or --jsonl')
-    request: dict[str, Any] = {
-        "hand": args.hand,
-        "win": "self_drawn" if args.self_drawn else "discard",
-        "seat_wind": args.seat,
-        "prevalent_wind": args.round,
-        "discarder": args.discarder,
-        "last_of_kind": args.last_of_kind,
-        "kong_replacement": args.kong_replacement,
-        "robbing_kong": args.robbing_kong,
-        "last_wall_tile": args.last_wall_tile,
-    }
-    if args.flowers is not None:
-        request["flowers"] = args.flowers
+    request = {"hand": args.hand, **situation_fields(args)}
     answer = answer_request(request, raise_errors=True)
     print(json.dumps(answer, ensure_ascii=False, indent=2) if args.json else table(answer))
     return 0
