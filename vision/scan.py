@@ -33,20 +33,26 @@ class ScanOverrides:
 
 @dataclass(frozen=True)
 class ScanResult:
+    """What a photo shows: the tiles, the hand read from them (None when no valid reading exists),
+    their groups, the score (None without a hand), the doubts, and the situation it was scored in."""
+
     detections: TileDetections
-    hand: Hand | None  # None when no valid reading exists (see doubts)
+    hand: Hand | None
     groups: tuple[TileGroup, ...]
     score: ScoreResult | None
     doubts: tuple[Doubt, ...]
+    situation: Situation = Situation()
 
     def to_json(self) -> dict[str, Any]:
-        """The scan contract's JSON (see the README, "Scanning a photo")."""
-        hand = None
+        """The scan contract's JSON (see the README, "Scanning a photo"); ``score`` is exactly what
+        `mcr score --json` prints for the hand."""
+        hand = score = None
         if self.hand is not None:
-            hand = {"notation": format_hand(self.hand), **self.hand.to_json(),
-                    "groups": [g.to_json() for g in self.groups]}
-        return {"tiles": self.detections.to_json(), "hand": hand,
-                "score": self.score.to_json() if self.score else None,
+            notation = format_hand(self.hand)
+            hand = {"notation": notation, **self.hand.to_json(), "groups": [g.to_json() for g in self.groups]}
+            if self.score is not None:
+                score = {"ok": True, "hand": notation, "situation": self.situation.to_json(), **self.score.to_json()}
+        return {"tiles": self.detections.to_json(), "hand": hand, "score": score,
                 "doubts": [d.to_json() for d in self.doubts]}
 
 
@@ -70,4 +76,4 @@ def scan_detections(detections: TileDetections, situation: Situation,
             result = score(reading.hand, situation)
         except HandError as exc:  # the situation contradicts the hand read
             doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
-    return ScanResult(detections, reading.hand, reading.groups, result, doubts)
+    return ScanResult(detections, reading.hand, reading.groups, result, doubts, situation)
