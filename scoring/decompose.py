@@ -62,9 +62,14 @@ class Reading:
 Split = tuple[tuple[int, int], ...]  # (SetKind, rank offset) units of one suit
 
 
+def _unique(splits: list[Split]) -> tuple[Split, ...]:
+    """Each multiset of units once (a face held four times can be cut pung-first or chow-first)."""
+    return tuple(sorted({tuple(sorted(split)) for split in splits}))
+
+
 @lru_cache(maxsize=None)
 def _sets_only(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
-    """All ways to cut one suit's counts into pungs and chows (each multiset once)."""
+    """All ways to cut one suit's counts into pungs and chows."""
     first = next((i for i, c in enumerate(counts) if c), None)
     if first is None:
         return ((),)
@@ -79,7 +84,7 @@ def _sets_only(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
         c[first + 1] -= 1
         c[first + 2] -= 1
         found += [((SetKind.CHOW, first), *rest) for rest in _sets_only(tuple(c), honors)]
-    return tuple(found)
+    return _unique(found)
 
 
 @lru_cache(maxsize=None)
@@ -96,7 +101,7 @@ def _splits(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
             rest = list(counts)
             rest[i] -= 2
             found += [((SetKind.PAIR, i), *sets) for sets in _sets_only(tuple(rest), honors)]
-    return tuple(found)
+    return _unique(found)
 
 
 def _groups_of(counts: list[int]) -> list[tuple[int, tuple[int, ...]]]:

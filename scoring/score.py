@@ -2,8 +2,10 @@
 
 Flow: check the situation against the hand -> facts shared by every reading (tile counts, the wait,
 win conditions) -> every reading (``scoring.decompose``) -> per reading: fans, then the table's
-exclusions -> the highest total wins. Ties go to the last reading found (regular readings in
-ascending pair order, then the special forms), which is what the reference calculator picks.
+exclusions -> the highest total wins. Between readings of equal total (same points, other fans),
+the one with more chows wins, then the one with the higher pair; a special form loses a tie to a
+regular reading. This is the choice the reference calculator (PyMahjongGB 1.4.0) makes in every tie
+of 80 collected from random hands; the rules themselves only ask for the highest total.
 A hand that is not complete, or worth less than 8 without flowers, is a false win: reported with its
 error code and penalty, never raised.
 """
@@ -31,7 +33,8 @@ from scoring.detect.view import Evidence, label, render, tiles_label
 from scoring.fans import CHICKEN_HAND, FAN_BY_ID, FLOWER_TILES, MIN_POINTS, apply_exclusions
 from scoring.hand import WINDS, Hand, Meld, MeldKind, Situation
 
-_Best = tuple[int, str, tuple[Group, ...], Found]  # points, form, groups as they score, fans kept
+# (points, chows, pair tile), form, groups as they score, fans kept
+_Best = tuple[tuple[int, int, int], str, tuple[Group, ...], Found]
 FALSE_WIN_PENALTY = 10
 BASE_PAYMENT = 8
 
@@ -115,8 +118,9 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
         found.update(reading_fans(view))
         kept = apply_exclusions(found) or {CHICKEN_HAND: ["no other fan"]}
         points = sum(FAN_BY_ID[f].points * len(ev) for f, ev in kept.items())
-        if best is None or points >= best[0]:
-            best = (points, reading.form, view.groups, kept)
+        rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
+        if best is None or rank > best[0]:
+            best = (rank, reading.form, view.groups, kept)
     return _result(hand, situation, best)
 
 
@@ -190,7 +194,7 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     flowers = hand.flower_count
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, _penalty(s), None, ())
-    points, form, groups, kept = best
+    (points, _, _), form, groups, kept = best
     fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
     if flowers:
         fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + ["flower"] * (flowers - len(hand.flowers))))
