@@ -33,6 +33,10 @@ class Situation(Request):
     robbing_kong: bool = Field(False, description="won on a tile added to another player's kong (抢杠和)")
     last_wall_tile: bool = Field(False, description="won on the last tile of the wall (妙手回春 / 海底捞月)")
 
+    def situation_fields(self) -> dict[str, Any]:
+        """Just the situation, as the request fields `scoring.Situation.from_json` reads."""
+        return self.model_dump(include=set(Situation.model_fields))
+
 
 class MeldIn(Request):
     """A set on the table, as in the Hand JSON form."""
@@ -197,6 +201,14 @@ class ModelInfo(BaseModel):
     version: str
     classes: list[str]
     input_size: int = Field(description="side of the square model input, pixels")
+
+
+class TileFace(BaseModel):
+    code: str = Field(examples=["5p"])
+    kind: Literal["m", "p", "s", "wind", "dragon", "flower", "season", "back"]
+    rank: int = Field(description="1-9 for suits; order within winds, dragons, flowers, seasons")
+    en: str = Field(examples=["5 Dots"])
+    zh: str = Field(examples=["五筒"])
 
 
 class Health(BaseModel):

@@ -13,7 +13,7 @@ router = APIRouter()
 
 
 @router.get("/healthz", tags=["health"], operation_id="health", response_model=Health)
-def health(settings: SettingsDep) -> dict[str, str]:
+async def health(settings: SettingsDep) -> dict[str, str]:
     """Always 200 while the process serves; ``model`` says whether photos can be read."""
     try:
         get_detector(settings)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,10 +17,11 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.deps import get_detector
-from api.settings import Settings
+from api.settings import MB, Settings
 from scoring.tiles import CLASS_NAMES, tile
 from vision.detections import TileDetections
 
+ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
 
 
@@ -28,16 +34,26 @@ class FakeDetector:
 
     def __init__(self, codes: str = "", delay: float = 0.0) -> None:
         self.codes, self.delay, self.calls = codes.split(), delay, 0
+        self.running = self.most_running = 0
+        self._lock = threading.Lock()
 
     def __call__(self, image: np.ndarray) -> TileDetections:
-        self.calls += 1
-        time.sleep(self.delay)
+        """Tile-shaped boxes left to right across the middle of the photo; ``|`` in the codes is a gap."""
+        with self._lock:
+            self.calls += 1
+            self.running += 1
+            self.most_running = max(self.most_running, self.running)
+        time.sleep(self.delay)  # inference time, with the GIL released as onnxruntime releases it
+        with self._lock:
+            self.running -= 1
         height, width = image.shape[:2]
-        n = len(self.codes)
-        step = width / max(n, 1)
-        boxes = [[i * step, height * 0.3, (i + 0.9) * step, height * 0.7] for i in range(n)]
-        return TileDetections(np.array(boxes, np.float32).reshape(-1, 4), np.full(n, 0.9, np.float32),
-                              np.array([tile(c).index for c in self.codes], np.int64))
+        step = width / (len(self.codes) + 1)
+        w, h = 0.95 * step, 1.3 * step
+        slots = [i for i, code in enumerate(self.codes) if code != "|"]
+        boxes = [[(i + 0.5) * step, (height - h) / 2, (i + 0.5) * step + w, (height + h) / 2] for i in slots]
+        faces = [tile(self.codes[i]).index for i in slots]
+        return TileDetections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(slots), 0.9, np.float32),
+                              np.array(faces, np.int64))
 
 
 def encode(ext: str, width: int = 320, height: int = 240) -> bytes:
@@ -69,30 +85,44 @@ def client(fake: FakeDetector) -> Iterator[TestClient]:
 
 
 class LiveServer:
-    """The app served by uvicorn on a free loopback port, in a thread, for as long as the block runs."""
+    """`tests.api.fake_app` served by uvicorn in its own process on a free loopback port, while the
+    block runs: a real server (its own GIL, real sockets), with the fake detector given by ``env``."""
 
-    def __init__(self, app: object) -> None:
+    def __init__(self, **env: str) -> None:
         import socket
-        import threading
 
-        import uvicorn
-
-        sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        self._server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self._env = {**os.environ, "MCR_MAX_UPLOAD_MB": str(LIMIT / MB), **env}
 
     def __enter__(self) -> LiveServer:
-        self._thread.start()
-        deadline = time.monotonic() + 20
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                raise RuntimeError("the test server did not start")
-            time.sleep(0.02)
-        return self
+        import httpx
+
+        command = [sys.executable, "-m", "uvicorn", "--factory", "tests.api.fake_app:create", "--host",
+                   "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
+        self._process = subprocess.Popen(command, env=self._env, cwd=ROOT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and self._process.poll() is None:
+            try:
+                httpx.get(f"{self.url}/healthz", timeout=1)
+                return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        self.__exit__()
+        raise RuntimeError("the test server did not start")
+
+    def stats(self) -> dict[str, int]:
+        """The fake detector's counters, from inside the server process."""
+        import httpx
+
+        return httpx.get(f"{self.url}/fake/stats", timeout=10).json()
 
     def __exit__(self, *_: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(10)
+        self._process.terminate()
+        try:
+            self._process.wait(10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()

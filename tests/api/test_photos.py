@@ -99,13 +99,12 @@ def test_an_upload_over_the_limit_is_refused(client, fake):
     assert fake.calls == 0
 
 
-def test_the_limit_is_enforced_while_streaming(fake):
+def test_the_limit_is_enforced_while_streaming():
     """A chunked upload (no Content-Length) is answered 413 once it passes the limit, not read to the end."""
     import socket
 
     chunk, offered = b"x" * 65536, 100  # 6.4 MB offered, far over the 200 kB limit
-    app = make_client(fake).app
-    with LiveServer(app) as server, socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
+    with LiveServer() as server, socket.create_connection(("127.0.0.1", server.port), timeout=10) as conn:
         conn.sendall(b"POST /v1/detect HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n"
                      b"Content-Type: multipart/form-data; boundary=b\r\n\r\n")
         part = b'--b\r\nContent-Disposition: form-data; name="photo"; filename="a.jpg"\r\n\r\n'

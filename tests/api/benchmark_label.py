@@ -1,0 +1,62 @@
+"""Benchmark `mcr label`: images per second on this machine for 640-px and 12-megapixel photos.
+
+    uv run python tests/api/benchmark_label.py [--model M] [--photos 60] [--workers N]
+
+Copies the first real photos of the shared dataset (640 x 640 JPEG) into a temporary folder as they
+are and scaled to 4000 x 3000 (12 MP, JPEG quality 90), then labels each folder with the given model
+exactly as `mcr label --format coco` does (worker start-up and model loading included in the time).
+Not a test: pytest does not collect it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import cv2
+
+from datasets.labelling import Job, label_folder
+from vision.detector import Detector, default_model_path
+
+REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
+
+
+def prepare(root: Path, count: int) -> dict[str, Path]:
+    """The two photo folders, ``640`` and ``12mp``, each with ``count`` photos."""
+    sources = sorted(REAL_PHOTOS.glob("*.jpg"))[:count]
+    if len(sources) < count:
+        raise SystemExit(f"need {count} photos in {REAL_PHOTOS}, found {len(sources)}")
+    folders = {"640": root / "640", "12mp": root / "12mp"}
+    for folder in folders.values():
+        folder.mkdir()
+    for source in sources:
+        shutil.copy(source, folders["640"] / source.name)
+        big = cv2.resize(cv2.imread(str(source)), (4000, 3000), interpolation=cv2.INTER_CUBIC)
+        cv2.imwrite(str(folders["12mp"] / source.name), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    return folders
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--photos", type=int, default=60)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    args = parser.parse_args()
+    model = args.model or default_model_path()
+    threads = max(1, (os.cpu_count() or 1) // args.workers)
+    factory = functools.partial(Detector, model, threads=threads)
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, folder in prepare(Path(tmp), args.photos).items():
+            job = Job(folder, Path(tmp) / f"out-{name}", "coco", model.name, workers=args.workers)
+            summary = label_folder(job, factory)
+            print(f"{name}: {summary['labelled']} photos in {summary['seconds']} s = "
+                  f"{summary['images_per_second']} images/s ({args.workers} workers x {threads} threads, "
+                  f"{os.cpu_count()} cores, model {model.name})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
