@@ -1,0 +1,127 @@
+"""Layout reading on hands laid out by hand: rotations, sideways and face-down tiles, overrides, and
+photos that cannot give a valid hand (a doubt report, never a crash)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from datasets.layouts import Placed
+from scoring import Meld, MeldKind, format_hand, parse_hand
+from scoring.tiles import TILES, tile
+from tests.vision.test_layout_scenes import SIZE, photograph
+from vision.detections import TileDetections
+from vision.layout import Overrides, read_hand
+
+ASPECT = 1.35
+GAP = 0.6  # tile widths between groups
+
+
+def lay(spec: str) -> list[Placed]:
+    """Tiles in a row from a spec: a code per tile, ``~`` after a code for a sideways tile, ``|`` a gap."""
+    tiles, x = [], 0.0
+    for token in spec.split():
+        if token == "|":
+            x += GAP
+            continue
+        sideways = token.endswith("~")
+        code = token.rstrip("~")
+        depth = 1.0 if sideways else ASPECT
+        tiles.append(Placed(code if code != "back" else "E", x, ASPECT - depth, sideways, code == "back"))
+        x += ASPECT if sideways else 1.0
+    return tiles
+
+
+def shoot(tiles: list[Placed], angle: float = 0.0, scale: float = 90.0) -> TileDetections:
+    """The tiles photographed from straight above, turned by ``angle`` degrees, centred in the photo."""
+    a = np.deg2rad(angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) * scale
+    hom = np.eye(3)
+    hom[:2, :2] = rot
+    middle = (tiles[0].x + tiles[-1].x + 1.0) / 2
+    hom[:2, 2] = np.array(SIZE) / 2 - rot @ np.array([middle, ASPECT / 2])
+    detections, where = photograph(tiles, ASPECT, hom)
+    assert len(where) == len(tiles), "the test layout must fit in the photo"
+    return detections
+
+
+HAND = "1f 6f | 1m 2m 3m 9p | 9p | 5p~ 5p 5p | 7s 8s~ 9s | E back back E"
+NOTATION = "16f[555p,1][789s,2][EEEE]123m9p9p"
+
+
+@pytest.mark.parametrize("angle", [0, 17, 90, 135, 180, 250, -60])
+def test_reads_the_hand_at_any_rotation(angle: float) -> None:
+    reading = read_hand(shoot(lay(HAND), angle))
+    assert reading.hand is not None and format_hand(reading.hand) == NOTATION
+    roles = [g.role for g in reading.groups]
+    assert roles == ["flowers", "concealed", "win", "meld", "meld", "meld"]
+    assert [len(g.tiles) for g in reading.groups] == [2, 4, 1, 3, 3, 4]
+    assert not [d for d in reading.doubts if d.kind != "assumed"]
+
+
+@pytest.mark.parametrize(("spec", "source"), [("5p~ 5p 5p", 1), ("5p 5p~ 5p", 2), ("5p 5p 5p~", 3)])
+def test_the_sideways_tile_says_who_discarded(spec: str, source: int) -> None:
+    reading = read_hand(shoot(lay(f"1m 2m 3m 4m 5m 6m 7m 9p 9p 9p | 5p | {spec}"), 30))
+    assert reading.hand is not None
+    (meld,) = reading.hand.melds
+    assert (meld.kind, meld.source) == (MeldKind.PUNG, source)
+
+
+def test_winning_tile_not_set_apart_is_the_rightmost_and_doubted() -> None:
+    reading = read_hand(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s")))
+    assert reading.hand is not None and reading.hand.win_tile is tile("5s")
+    assert any(d.kind == "assumed" and "winning tile" in d.message for d in reading.doubts)
+
+
+def test_overrides_replace_the_winning_tile_melds_and_flowers() -> None:
+    detections = shoot(lay(HAND))
+    melds = (Meld(MeldKind.PUNG, (tile("5p"),) * 3, source=3), Meld(MeldKind.CHOW, tuple(map(tile, ("7s", "8s", "9s"))),
+             claimed=1), Meld(MeldKind.KONG, (tile("E"),) * 4, concealed=True))
+    reading = read_hand(detections, Overrides(win_tile=tile("1m"), melds=melds, flowers=4))
+    assert reading.hand is not None
+    assert reading.hand.win_tile is tile("1m") and reading.hand.concealed.count(tile("9p")) == 2
+    assert reading.hand.melds[0].source == 3 and reading.hand.flower_count == 4
+    bad = read_hand(detections, Overrides(win_tile=tile("N")))
+    assert bad.hand is None and any(d.kind == "impossible" and "N" in d.message for d in bad.doubts)
+
+
+def test_a_fifth_copy_is_reported_with_the_tiles_to_check() -> None:
+    detections = shoot(lay("1m 1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m 1m | 9m"))
+    weak = detections.confidence.copy()
+    weak[12] = 0.3
+    reading = read_hand(TileDetections(detections.xyxy, weak, detections.class_id))
+    assert reading.hand is None
+    (impossible,) = [d for d in reading.doubts if d.kind == "impossible"]
+    assert "5 copies of 1m" in impossible.message and sorted(impossible.tiles) == [0, 1, 2, 3, 12]
+    assert "9m" in impossible.alternatives  # nine gates once the doubtful 1m reads 9m
+    assert any(d.kind == "low_confidence" and d.tiles == (12,) for d in reading.doubts)
+
+
+def test_a_missing_tile_is_reported_with_the_faces_that_complete_the_hand() -> None:
+    reading = read_hand(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s")))
+    assert reading.hand is None
+    (impossible,) = [d for d in reading.doubts if d.kind == "impossible"]
+    assert "13 standing" in impossible.message or "12 standing" in impossible.message
+    assert impossible.alternatives == ("5s",)
+
+
+def test_low_confidence_tiles_get_the_faces_that_also_complete_the_hand() -> None:
+    detections = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    weak = detections.confidence.copy()
+    weak[13] = 0.2  # the winning 7s: the hand waits on 4s or 7s
+    reading = read_hand(TileDetections(detections.xyxy, weak, detections.class_id))
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    (low,) = [d for d in reading.doubts if d.kind == "low_confidence"]
+    assert low.tiles == (13,) and low.alternatives == ("4s",)
+
+
+def test_no_tiles_and_random_junk_never_crash() -> None:
+    assert read_hand(TileDetections.empty()).hand is None
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        n = int(rng.integers(1, 30))
+        xy = rng.uniform(0, 3000, (n, 2))
+        wh = rng.uniform(20, 200, (n, 2))
+        detections = TileDetections(np.hstack([xy, xy + wh]), rng.uniform(0.1, 1, n), rng.integers(0, len(TILES), n))
+        reading = read_hand(detections)
+        assert reading.hand is not None or any(d.kind == "impossible" for d in reading.doubts)
