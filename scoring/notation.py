@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError
 from scoring.tiles import Tile, tile
 
-_TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<bad>.)")
+_TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
 _MELD = re.compile(r"^(?P<tiles>\d+[mpsz]|[ESWNCFP]+),?(?P<n>\d)?$")
 _ADDED_KONG_OFFSET = 4
 
@@ -58,6 +58,8 @@ def _meld(body: str) -> Meld:
 def _tokens(text: str) -> Iterator[tuple[str, str]]:
     for found in _TOKEN.finditer(text.replace(" ", "")):
         kind = found.lastgroup or "bad"
+        if kind == "digits":
+            raise NotationError(f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)")
         if kind == "bad":
             raise NotationError(f"unexpected {found[0]!r} at position {found.start() + 1} of {text!r}")
         yield kind, found[kind]

@@ -1,0 +1,35 @@
+from collections import Counter
+
+from scoring.fans import FAN_BY_ID, FANS, apply_exclusions
+
+TIERS = {88: 7, 64: 6, 48: 2, 32: 3, 24: 9, 16: 6, 12: 5, 8: 9, 6: 7, 5: 1, 4: 4, 2: 10, 1: 13}
+
+
+def test_81_fans_in_rulebook_order_plus_the_combined_kong_entry():
+    assert [f.id for f in FANS] == list(range(1, 83))
+    assert FAN_BY_ID[82].zh == "明暗杠" and FAN_BY_ID[82].points == 5
+
+
+def test_points_per_tier():
+    assert Counter(f.points for f in FANS) == TIERS
+
+
+def test_every_excluded_or_deducted_fan_exists_and_is_not_the_fan_itself():
+    for fan in FANS:
+        others = set(fan.excludes) | {other for other, _ in fan.deducts}
+        assert others <= set(FAN_BY_ID) - {fan.id}, fan.en
+
+
+def test_names_are_unique():
+    assert len({f.en for f in FANS}) == len({f.zh for f in FANS}) == len(FANS)
+
+
+def test_an_excluded_fan_does_not_exclude_in_turn():
+    # Four Concealed Pungs drops Fully Concealed Hand, so Self-Drawn (which that one drops) stays.
+    kept = apply_exclusions({12: ["x"], 56: ["x"], 80: ["x"]})
+    assert set(kept) == {12, 80}
+
+
+def test_deductions_remove_only_part_of_a_count():
+    kept = apply_exclusions({4: ["nine gates"], 73: ["111m", "999m"]})
+    assert kept == {4: ["nine gates"], 73: ["999m"]}

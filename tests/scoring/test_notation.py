@@ -1,0 +1,73 @@
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scoring import Hand, MeldKind, format_hand, parse_hand
+from scoring.notation import NotationError
+from scoring.tiles import tile
+from tests.scoring.random_hands import random_hand
+
+
+def test_melds_of_every_kind():
+    hand = parse_hand("[567m,2][999s,3][8888p,1][SSSS]5p5p")
+    chow, pung, kong, hidden = hand.melds
+    assert (chow.kind, chow.claimed, chow.source) == (MeldKind.CHOW, 1, 1)
+    assert (pung.kind, pung.source) == (MeldKind.PUNG, 3)
+    assert (kong.kind, kong.source, kong.added, kong.concealed) == (MeldKind.KONG, 1, False, False)
+    assert (hidden.concealed, hidden.source) == (True, None)
+    assert [t.code for t in hand.concealed] == ["5p"] and hand.win_tile == tile("5p")
+
+
+def test_added_kong_numbers_five_to_seven():
+    added = parse_hand("[1111s,6]123m456p789s5p5p").melds[0]
+    assert (added.added, added.source) == (True, 2)
+
+
+def test_comma_is_optional_and_defaults_are_one():
+    assert parse_hand("[123m1][999s]EEE456p7p7p") == parse_hand("[123m,1][999s,1]EEE456p7p7p")
+
+
+def test_honour_digits_and_letters_are_the_same_tiles():
+    assert parse_hand("[555z,2]123m456p789s1z1z") == parse_hand("[CCC,2]123m456p789sEE")
+
+
+def test_the_last_tile_is_the_winning_tile_and_flowers_are_set_aside():
+    hand = parse_hand("16f123m456p789s111p9s9s")
+    assert hand.win_tile == tile("9s")
+    assert [t.code for t in hand.flowers] == ["1f", "6f"] and hand.flower_count == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("123m456p789s111p9s9x", "ranks 9 at position 19 .* no suit letter"),
+        ("123m456p789s111p9s?", "unexpected '\\?'"),
+        ("[12m]123m456p789s9s9s", "has 2 tiles"),
+        ("[124m,1]456p789s111p9s9s", "consecutive"),
+        ("[123m,4]456p789s111p9s9s", "which tile was claimed"),
+        ("[111m,5]456p789s123p9s9s", "claimed from, 1-3"),
+        ("[1111m,4]456p789s123p9s9s", "5-7"),
+        ("123m[456p]789s111p9s9s", "melds first"),
+        ("[abc]123m456p789s9s9s", "malformed meld"),
+        ("", "no standing tiles"),
+        ("0m23m456p789s111p9s9s", "unknown tile '0m'"),
+    ],
+)
+def test_bad_notation_names_the_problem(text, problem):
+    with pytest.raises(ValueError, match=problem):
+        parse_hand(text)
+
+
+def test_notation_errors_are_hand_errors():
+    with pytest.raises(NotationError):
+        parse_hand("123m?")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_anything_printed_parses_back_to_the_same_hand(seed):
+    hand, _ = random_hand(random.Random(seed))
+    assert parse_hand(format_hand(hand)) == hand
+    assert Hand.from_json(hand.to_json()) == hand
