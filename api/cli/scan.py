@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     fields = situation_fields(args)
     situation = Situation.from_json(fields)
     overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"))
-    image = load_image(args.image)
+    image = load_image(args.image)  # a bad path fails before the model loads
     result = scan(image, Detector(args.model, threads=args.threads), situation, overrides)
     if args.annotate:
         from vision.annotate import annotate, save_image

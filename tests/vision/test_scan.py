@@ -1,0 +1,102 @@
+"""The photo → scored hand contract: JSON shape, the score as `mcr score --json` gives it, the zoomed
+second pass, `mcr scan` end to end with the shipped model (skipped without it)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from api.cli import main
+from api.cli.score import answer_request
+from scoring import Hand, Situation, format_hand
+from scoring.tiles import tile
+from tests.vision.test_layout import lay, shoot
+from vision.detections import TileDetections
+from vision.scan import ScanOverrides, scan, scan_detections
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "hand.jpg"
+HAND = "1f | 1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"
+
+
+def test_json_is_the_scan_contract_with_the_score_of_mcr_score() -> None:
+    situation = Situation.from_json({"win": "self_drawn", "seat_wind": "S"})
+    result = scan_detections(shoot(lay(HAND)), situation)
+    data = result.to_json()
+    assert set(data) == {"tiles", "hand", "score", "doubts"}
+    assert len(data["tiles"]) == 15 and set(data["tiles"][0]) == {"code", "confidence", "box"}
+    hand = data["hand"]
+    assert hand["notation"] == "1f123456789m123p5s5s" and hand["win_tile"] == "5s" and hand["flowers"] == ["1f"]
+    assert [g["role"] for g in hand["groups"]] == ["flowers", "concealed", "win"]
+    assert sorted(i for g in hand["groups"] for i in g["tiles"]) == list(range(15))
+    expected = answer_request({"hand": hand["notation"], "win": "self_drawn", "seat_wind": "S"})
+    assert data["score"] == json.loads(json.dumps(expected))
+    assert all(set(d) == {"kind", "tiles", "message", "alternatives"} for d in data["doubts"])
+
+
+def test_overrides_and_an_impossible_photo() -> None:
+    result = scan_detections(shoot(lay(HAND)), Situation(), ScanOverrides(win_tile=tile("1m"), flowers=3))
+    assert result.hand is not None and result.hand.win_tile is tile("1m") and result.hand.flower_count == 3
+    short = scan_detections(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s")), Situation())
+    data = short.to_json()
+    assert data["hand"] is None and data["score"] is None
+    assert any(d["kind"] == "impossible" and d["alternatives"] == ["5s"] for d in data["doubts"])
+    clash = scan_detections(shoot(lay(HAND)), Situation(self_drawn=True, kong_replacement=True))
+    assert clash.score is None and any("situation" in d.message for d in clash.doubts)
+
+
+class SmallTiles:
+    """A stand-in detector for a large photo holding a small hand: it reports the true boxes in the
+    frame of whatever part of the photo it is given, and records the sizes it was given."""
+
+    size = 640
+
+    def __init__(self, photo: np.ndarray, truth: TileDetections) -> None:
+        self.photo, self.truth = photo, truth
+        self.inputs: list[tuple[int, ...]] = []
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.inputs.append(image.shape[:2])
+        start = image.__array_interface__["data"][0] - self.photo.__array_interface__["data"][0]
+        y0, x0 = start // self.photo.strides[0], (start % self.photo.strides[0]) // self.photo.strides[1]
+        shift = np.array([x0, y0, x0, y0], np.float32)
+        return TileDetections(self.truth.xyxy - shift, self.truth.confidence, self.truth.class_id)
+
+
+def test_small_tiles_are_read_again_zoomed_on_their_region() -> None:
+    truth = shoot(lay(HAND), 10, scale=30)  # a 4000x3000 photo with tiles about 30 px wide
+    photo = np.zeros((3000, 4000, 3), np.uint8)
+    detector = SmallTiles(photo, truth)
+    result = scan(photo, detector, Situation())  # type: ignore[arg-type]
+    assert detector.inputs[0] == (3000, 4000) and len(detector.inputs) == 2
+    assert max(detector.inputs[1]) < 1000  # the hand's strip, read at over 4 times the zoom
+    assert np.allclose(result.detections.xyxy, truth.xyxy, atol=1)
+    assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
+    big = SmallTiles(photo, shoot(lay(HAND), 10, scale=200))
+    scan(photo, big, Situation())  # type: ignore[arg-type]
+    assert len(big.inputs) == 1  # tiles read large enough the first time
+
+
+def test_scan_cli_reads_the_shipped_example(capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.detector import default_model_path
+
+    try:
+        default_model_path()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    assert main(["scan", str(EXAMPLE), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    truth = json.loads(EXAMPLE.with_suffix(".json").read_text())["hand"]
+    assert data["hand"]["notation"] == format_hand(Hand.from_json(truth))
+    assert data["score"]["is_win"]
+
+
+def test_scan_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["scan", str(tmp_path / "none.jpg")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    (tmp_path / "junk.jpg").write_bytes(b"not a photo")
+    assert main(["scan", str(tmp_path / "junk.jpg")]) == 2
+    assert main(["scan", str(EXAMPLE), "--win-tile", "9z"]) == 2
