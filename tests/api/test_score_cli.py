@@ -1,0 +1,66 @@
+"""`mcr score`: the readable table, --json, and the --jsonl stream contract."""
+
+import io
+import json
+
+from api.cli import main
+from api.cli.score import stream
+
+WIN = "[567m,2][567s,3]567p234p1s1s"
+
+
+def test_table_shows_fans_in_english_and_chinese_total_and_payouts(capsys):
+    assert main(["score", WIN, "--round", "E", "--seat", "S"]) == 0
+    out = capsys.readouterr().out
+    assert "Mixed Triple Chow" in out and "三色三同顺" in out
+    assert "total" in out and "12" in out
+    assert "Payouts: E -20  S +36  W -8  N -8" in out
+
+
+def test_json_has_the_result_and_the_situation(capsys):
+    assert main(["score", WIN, "--json", "--self-drawn", "--flowers", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] and data["is_win"] and data["situation"]["win"] == "self_drawn"
+    assert data["total"] == data["fan_points"] + 2
+
+
+def test_false_win_is_shown_with_its_penalty(capsys):
+    assert main(["score", "123456m234p55p67s8s"]) == 0
+    out = capsys.readouterr().out
+    assert "under 8" in out and "E -30  S +10  W +10  N +10" in out
+
+
+def test_bad_hand_is_one_error_line(capsys):
+    assert main(["score", "123m"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mcr score: error:") and "expected 13" in err and "Traceback" not in err
+
+
+def test_contradictory_flags_are_one_error_line(capsys):
+    assert main(["score", WIN, "--self-drawn", "--robbing-kong"]) == 2
+    assert "cannot be self-drawn" in capsys.readouterr().err
+
+
+def test_jsonl_answers_every_line_in_order_and_goes_on_after_bad_ones():
+    lines = [
+        json.dumps({"hand": WIN, "win": "self_drawn"}),
+        "not json",
+        json.dumps({"hand": "1m"}),
+        "",
+        json.dumps(["a list"]),
+        json.dumps({"hand": WIN, "flowers": 1, "seat_wind": "S", "prevalent_wind": "S"}),
+    ]
+    out = io.StringIO()
+    assert stream(io.StringIO("\n".join(lines) + "\n"), out) == 0
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a["ok"] for a in answers] == [True, False, False, False, True]
+    assert answers[1]["error"].startswith("line 2: not JSON")
+    assert "expected 13" in answers[2]["error"]
+    assert set(answers[0]) >= {"fans", "fan_points", "total", "is_win", "payouts", "reading"}
+    assert answers[4]["total"] == answers[4]["fan_points"] + 1
+
+
+def test_jsonl_reads_stdin(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"hand": WIN}) + "\n"))
+    assert main(["score", "--jsonl"]) == 0
+    assert json.loads(capsys.readouterr().out)["fans"][0]["id"] == 41
