@@ -13,12 +13,12 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-HELD_OUT = Path("data/real/images/val")
+HELD_OUT = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("eval", help="measure the detector on labelled photos", description=__doc__)
-    parser.add_argument("--data", type=Path, default=HELD_OUT, help=f"YOLO folder (default {HELD_OUT})")
+    parser.add_argument("--data", type=Path, default=HELD_OUT, help="YOLO folder (default: the held-out split, data/real/images/val)")
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence (default 0.25)")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
