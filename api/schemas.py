@@ -14,7 +14,7 @@ from fastapi import UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
 Wind = Literal["E", "S", "W", "N"]
-EXAMPLE_NOTATION = "[567m,2][999s,3]11234p55s5p"
+EXAMPLE_NOTATION = "[567m,2][567s,3]567p234p1s1s"
 
 
 class Request(BaseModel):
@@ -60,14 +60,8 @@ class HandIn(Request):
     flowers: list[str] | int = Field([], description="flower/season codes 1f-8f, or just how many")
 
 
-class ScoreRequest(Situation):
-    """A hand in notation or the Hand JSON form, with the situation: the `mcr score --jsonl` request."""
-
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
-        {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
-        {"hand": {"concealed": ["1p", "1p", "2p", "3p", "4p", "5s", "5s"], "win_tile": "5p",
-                  "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
-                            {"kind": "pung", "tiles": ["9s", "9s", "9s"], "from": 3}]}, "flowers": 2}]})
+class HandRequest(Request):
+    """A hand in notation or the Hand JSON form, and optionally its flowers."""
 
     hand: str | HandIn = Field(description="hand notation (melds in brackets, last tile wins) or Hand JSON")
     flowers: int | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
@@ -76,6 +70,17 @@ class ScoreRequest(Situation):
     def to_request(self) -> dict[str, Any]:
         """The plain JSON request `scoring.request.read_request` reads."""
         return self.model_dump(by_alias=True, exclude_none=True)
+
+
+class ScoreRequest(HandRequest, Situation):
+    """A hand and the situation it was won in: the `mcr score --jsonl` request."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+        {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
+        {"hand": {"concealed": ["5p", "6p", "7p", "2p", "3p", "4p", "1s"], "win_tile": "1s",
+                  "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
+                            {"kind": "chow", "tiles": ["5s", "6s", "7s"], "from": 1, "claimed": 2}]},
+         "flowers": 2}]})
 
 
 class ScanForm(Situation):
@@ -129,7 +134,7 @@ class Score(BaseModel):
     """The scorer's result: `mcr score --json`, field for field."""
 
     model_config = ConfigDict(json_schema_extra={"examples": [{
-        "ok": True, "hand": "[567m,2][999s,3]11234p55s5p",
+        "ok": True, "hand": EXAMPLE_NOTATION,
         "situation": {"win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E", "last_of_kind": False,
                       "kong_replacement": False, "robbing_kong": False, "last_wall_tile": False, "discarder": None},
         "fans": [{"id": 0, "en": "...", "zh": "...", "points": 8, "count": 1, "evidence": ["..."]}],
@@ -171,12 +176,17 @@ class Group(BaseModel):
     concealed: bool
 
 
-class ScannedHand(BaseModel):
-    notation: str
+class ParsedHand(BaseModel):
+    """The Hand JSON form with its notation."""
+
+    notation: str = Field(examples=[EXAMPLE_NOTATION])
     concealed: list[str]
     melds: list[dict[str, Any]]
     win_tile: str
     flowers: list[str] | int
+
+
+class ScannedHand(ParsedHand):
     groups: list[Group]
 
 

@@ -1,0 +1,100 @@
+"""The web page end to end, in headless Chromium (Debian's `chromium`, driven by Playwright) against a
+server process with the fake detector: upload a photo, see the fan table, correct a tile, see the score
+change. Skipped, saying how to install it, where Chromium is absent."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from scoring import Situation, parse_hand, score
+from tests.api.conftest import LiveServer, encode
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"
+READ, CORRECTED = "123456789m123p5s5s", "123456789m234p5s5s"  # the 1p misread: it was a 4p
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="Chromium not installed: apt-get install "
+                                "chromium (.ci/run does); never `playwright install`")
+
+
+@pytest.fixture(scope="module")
+def page_url() -> Iterator[tuple[object, str]]:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with LiveServer(FAKE_TILES=HAND) as server, sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser, server.url
+        browser.close()
+
+
+@pytest.fixture
+def page(page_url, tmp_path):
+    browser, url = page_url
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(encode(".jpg", 960, 320))
+    page.photo = photo
+    yield page
+    context.close()
+    assert errors == []
+
+
+def total_of(notation: str, **situation: object) -> int:
+    return score(parse_hand(notation), Situation.from_json(situation)).total
+
+
+def fan_names(page) -> list[str]:
+    return page.locator("#fans tbody tr td:first-child").evaluate_all(
+        "cells => cells.map(c => c.firstChild.textContent.trim())")
+
+
+def test_upload_then_correct_a_tile_and_the_score_follows(page):
+    before, after = total_of(READ), total_of(CORRECTED)
+    assert before != after
+    page.set_input_files("#photo", str(page.photo))
+    page.wait_for_selector("#score-section:not([hidden])")
+    assert page.inner_text("#total") == str(before)
+    assert "Mixed Double Chow" in fan_names(page)
+    assert page.locator("#boxes rect").count() == 14
+    assert page.inner_text("#hand-notation") == READ
+
+    page.click('#groups .group.concealed .tile[data-code="1p"]')
+    page.click('#faces .tile[data-code="4p"]')
+    page.wait_for_function(f"document.querySelector('#total').textContent === '{after}'")
+    assert page.inner_text("#hand-notation") == CORRECTED
+    assert "Mixed Double Chow" not in fan_names(page)
+    assert "4p" in page.locator("#boxes text").all_text_contents()  # the photo overlay follows
+
+
+def test_situation_toggles_rescore(page):
+    page.set_input_files("#photo", str(page.photo))
+    page.wait_for_selector("#score-section:not([hidden])")
+    page.click('.segmented[data-field="win"] button[data-value="self_drawn"]')
+    drawn = total_of(READ, win="self_drawn")
+    page.wait_for_function(f"document.querySelector('#total').textContent === '{drawn}'")
+    page.click("#flowers-up")
+    page.wait_for_function(f"document.querySelector('#total').textContent === '{drawn + 1}'")
+    assert page.inner_text('#payouts .seat[data-seat="S"] b') == str(-(8 + drawn + 1))
+
+
+def test_moving_a_tile_to_a_meld_and_a_typed_hand(page):
+    page.fill("#notation", "[567m,2][567s,3]567p234p1s1s")
+    page.click("#typed button")
+    page.wait_for_selector("#score-section:not([hidden])")
+    assert page.inner_text("#total") == str(total_of("[567m,2][567s,3]567p234p1s1s"))
+    assert page.locator("#groups .group.meld").count() == 2
+    page.click('#groups .group.concealed .tile[data-code="5p"]')
+    page.click("#move-buttons button:text('A new meld')")
+    assert page.locator("#groups .group.meld").count() == 3
+    page.wait_for_selector("#problem:not([hidden])")  # a one-tile meld: the scorer says what is wrong
+    assert "meld" in page.inner_text("#problem")
