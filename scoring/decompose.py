@@ -239,9 +239,9 @@ def _special_waits(standing: list[int], open_sets: int) -> set[int]:
                     found |= (set(ks) | _HONORS) - present
     if open_sets <= 1:
         for ks in KNITTED_STRAIGHTS:
-            missing = [t for t in ks if not standing[t]]
-            if len(missing) > 1:
+            if len(present.intersection(ks)) < 8:
                 continue
+            missing = [t for t in ks if not standing[t]]
             rest = list(standing)
             for t in ks:
                 rest[t] -= t not in missing

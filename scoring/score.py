@@ -26,7 +26,6 @@ from scoring.decompose import (
     knitted_straight_readings,
     regular_splits,
     special_readings,
-    waits,
 )
 from scoring.detect import Found, HandFacts, View, hand_fans, reading_fans
 from scoring.detect.view import Evidence, label, render, tiles_label
@@ -138,7 +137,6 @@ def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
     for m in hand.melds:
         for t in m.tiles:
             counts[t.index] += 1
-    found = waits(standing, len(hand.melds))
     melds = tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
     facts = HandFacts(
         counts=tuple(counts),
@@ -152,8 +150,8 @@ def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
         last_wall_tile=s.last_wall_tile,
         melded_sets=sum(1 for m in hand.melds if not m.concealed),
         kong_tiles=frozenset(m.first.index for m in hand.melds if m.kind is MeldKind.KONG),
-        unique_wait=len(found) == 1,
-        standing_13=tuple(standing) if not hand.melds else None,
+        standing=tuple(standing),
+        open_sets=len(hand.melds),
     )
     return facts, melds
 

@@ -77,6 +77,8 @@ def _terminal_chows_fan(v: View) -> int | None:
 def _best_pairs(chows: list[int]) -> list[tuple[int, int, int]]:
     """The largest valid set of two-chow fans (fan, i, j) under account-once and no-repeat."""
     edges = [(f, i, j) for i, j in combinations(range(len(chows)), 2) if (f := two_chow_fan(chows[i], chows[j]))]
+    if len(edges) < len(chows) and _valid(tuple(edges), len(chows)):
+        return edges  # the common case: every related pair may count
     best: list[tuple[int, int, int]] = []
     best_key: tuple = ()
     for size in range(min(len(edges), len(chows) - 1), 0, -1):

@@ -42,8 +42,8 @@ def form_fans(v: View, found: Found) -> None:
 
 def nine_gates(facts: HandFacts, found: Found) -> None:
     """1112345678999 standing in one suit, winning on any tile of that suit."""
-    standing = facts.standing_13
-    if standing is None:
+    standing = facts.standing
+    if facts.open_sets:
         return
     for start in (0, 9, 18):
         if standing[start : start + 9] == _NINE_GATES and sum(standing) == 13 and facts.win // 9 == start // 9:

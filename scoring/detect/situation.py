@@ -33,8 +33,6 @@ def win_fans(facts: HandFacts, found: Found) -> None:
 def wait_fans(v: View, found: Found) -> None:
     """Edge, Closed or Single Wait, when the wait is unique."""
     facts = v.facts
-    if not facts.unique_wait:
-        return
     win = facts.win
     kinds: dict[int, Group] = {}
     for g in v.groups:
@@ -47,6 +45,8 @@ def wait_fans(v: View, found: Found) -> None:
                 kinds.setdefault(77, g)
         elif g.kind is SetKind.PAIR and g.tile == win:
             kinds.setdefault(79, g)
+    if not kinds or not facts.unique_wait:
+        return
     for fan in (77, 78, 79):
         if fan in kinds:
             add(found, fan, (kinds[fan],))

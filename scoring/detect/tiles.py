@@ -12,11 +12,11 @@ from scoring.tiles import tile
 _GREEN = frozenset(tile(c).index for c in ("2s", "3s", "4s", "6s", "8s", "F"))
 _REVERSIBLE = frozenset(tile(c).index for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P"))
 _RANK_BANDS = (  # (fan, allowed ranks 0-8)
-    (25, range(6, 9)),  # Upper Tiles 7-9
-    (26, range(3, 6)),  # Middle Tiles 4-6
-    (27, range(0, 3)),  # Lower Tiles 1-3
-    (36, range(5, 9)),  # Upper Four 6-9
-    (37, range(0, 4)),  # Lower Four 1-4
+    (25, frozenset(range(6, 9))),  # Upper Tiles 7-9
+    (26, frozenset(range(3, 6))),  # Middle Tiles 4-6
+    (27, frozenset(range(0, 3))),  # Lower Tiles 1-3
+    (36, frozenset(range(5, 9))),  # Upper Four 6-9
+    (37, frozenset(range(0, 4))),  # Lower Four 1-4
 )
 
 
@@ -34,11 +34,12 @@ def tile_fans(facts: HandFacts, found: Found) -> None:
         add(found, fan, tiles_label(present))
     _suit_fans(suits, bool(honors), found)
     if not honors:
-        for fan, ranks in _RANK_BANDS:
-            if all(rank(t) in ranks for t in present):
+        ranks = {rank(t) for t in present}
+        for fan, band in _RANK_BANDS:
+            if ranks <= band:
                 add(found, fan, tiles_label(present))
                 break
-        if all(rank(t) not in (0, 8) for t in present):
+        if 0 not in ranks and 8 not in ranks:
             add(found, 68, tiles_label(present))
     if len(suits) == 3 and {t < HONOR_START + 4 for t in honors} == {True, False}:
         add(found, 51, "characters, dots, bamboo, a wind and a dragon")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind
+from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, waits
 from scoring.tiles import PLAYABLE
 
 Evidence = str | tuple[Group, ...]
@@ -82,8 +82,18 @@ class HandFacts:
     last_wall_tile: bool
     melded_sets: int  # claimed melds: chows, pungs, melded and added kongs
     kong_tiles: frozenset[int]
-    unique_wait: bool
-    standing_13: tuple[int, ...] | None  # the standing counts when nothing is melded (Nine Gates)
+    standing: tuple[int, ...]  # the standing tiles by face, without the winning tile
+    open_sets: int  # melds, concealed kongs included
+
+    @property
+    def unique_wait(self) -> bool:
+        """Whether exactly one face finishes the standing tiles (asked only when a wait fan could count)."""
+        return _unique_wait(self.standing, self.open_sets)
+
+
+@lru_cache(maxsize=256)
+def _unique_wait(standing: tuple[int, ...], open_sets: int) -> bool:
+    return len(waits(list(standing), open_sets)) == 1
 
 
 @dataclass(frozen=True, slots=True)
