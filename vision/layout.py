@@ -9,10 +9,11 @@ a photo"): melds set apart, one sideways tile per claimed meld, face-down tiles 
 sideways tile among the standing ones, flowers at the left end, standing tiles sorted from the player's
 left, chows in rank order, a complete winning hand.
 
-Rules where the photo cannot say: the winning tile is the rightmost standing tile (set apart or not);
-an upside-down photo is told from the cues above, and with none of them (no melds, no flowers, unsorted
-tiles) the photo's own left-to-right reading is kept. Overrides (`Overrides`) replace the winning tile,
-the melds or the flower count.
+Rules where the photo cannot say, each reported as an ``assumed`` doubt: the winning tile is the
+rightmost standing tile (set apart or not); an upside-down photo is told from the cues above, and with
+none of them the photo's own left-to-right reading is kept; a concealed kong shown all face down gets
+the first face seen nowhere else. Flowers count only in the hand's own rows. Overrides (`Overrides`)
+replace the winning tile, the melds or the flower count.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from scoring import Hand, HandError, Meld, MeldKind, score
 from scoring.score import ScoreError
 from scoring.tiles import BACK, PLAYABLE, Tile
 from vision.detections import TileDetections
-from vision.rows import Row, find_rows
+from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
+UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 MAX_SETS = 4
@@ -100,10 +102,7 @@ class _Candidate:
     head: tuple[int, ...]  # standing tiles then the winning tile, left to right
     melds: tuple[_Meld, ...]
     win_apart: bool
-
-
-def _tile_at(detections: TileDetections, i: int) -> Tile:
-    return detections.tiles[i]
+    flipped: bool  # read against the photo's own left to right
 
 
 class _Reader:
@@ -120,24 +119,28 @@ class _Reader:
     # --- melds -------------------------------------------------------------------------------------
 
     def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int, float]:
-        """Which tile of ``start..stop-1`` lies sideways (offset from start) and how sure (~0-0.6)."""
+        """Which tile of ``start..stop-1`` lies sideways (offset from start), and how plausible a
+        claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways, -1 when
+        the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
+        its neighbours away), too weakly to rule a meld out."""
         evidence = row.sideways[start:stop]
         if not np.isnan(evidence).any():
             j = int(evidence.argmax())
-            return j, float(evidence[j])
-        spacing = row.spacing(start, stop)  # near 45°: a sideways tile pushes its neighbours away
+            return j, min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
+        spacing = row.spacing(start, stop)
         n = stop - start
 
         def error(j: int | None) -> float:
-            width = np.where(np.arange(n) == j, 1.33, 1.0)
+            width = np.where(np.arange(n) == j, SIDEWAYS_ASPECT, 1.0)
             return float(((spacing - (width[:-1] + width[1:]) / 2) ** 2).sum())
 
         errors = [error(j) for j in range(n)]
         j = int(np.argmin(errors))
-        return j, float(np.clip((error(None) - errors[j]) / 0.027, -1, 2)) * 0.3
+        return j, 0.5 * float(np.clip((error(None) - errors[j]) / 0.054, 0, 1))
 
     def _stacked(self, index: int, face: Tile, used: set[int]) -> int | None:
-        """A tile of ``face`` lying just behind the sideways tile ``index`` (an added kong), if any."""
+        """A tile of ``face`` lying just behind the sideways tile ``index`` (an added kong), if any;
+        ``used``: the tiles of the rows being read, never stacked."""
         for j in range(len(self.det)):
             if j in used or j == index or self.faces[j] is not face:
                 continue
@@ -160,14 +163,14 @@ class _Reader:
             return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, None, True), 1.0 + tight)
         if any(not f.is_playable for f in faces):
             return None
-        j, evidence = self._sideways_at(row, start, stop)
-        quality = min(evidence, 0.6) / 0.6 + tight - (1.0 if evidence < SIDEWAYS else 0.0)
+        j, quality = self._sideways_at(row, start, stop)
+        quality += tight
         if len(set(faces)) == 1:
             source = {0: 1, 1: 2, n - 1: 3}.get(j, 2)
             if n == 4:
                 meld = Meld(MeldKind.KONG, tuple(faces), source=source)
                 return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality)
-            stacked = self._stacked(idx[j], faces[0], used | set(idx))
+            stacked = self._stacked(idx[j], faces[0], used)
             if stacked is not None:
                 meld = Meld(MeldKind.KONG, (faces[0],) * 4, source=source, added=True)
                 return _Meld(meld, TileGroup("meld", (*idx, stacked), MeldKind.KONG, source), quality)
@@ -227,10 +230,11 @@ class _Reader:
         bonus = [k for k, i in enumerate(main.tiles) if self.faces[i].is_bonus]
         side_melds: tuple[_Meld, ...] = ()
         value = 0.0
+        rows = set(main.tiles) | set(side.tiles if side else ())  # a stacked tile lies in neither
         if side is not None:
             if any(self.faces[i].is_bonus for i in side.tiles):
                 return
-            found = self.partition(side, 0, len(side.tiles), None, set(main.tiles))
+            found = self.partition(side, 0, len(side.tiles), None, rows)
             if found is None:
                 return
             value, side_melds = found
@@ -254,14 +258,14 @@ class _Reader:
                 total = value - 2.0 * abs(head_len - expected)
                 melds: tuple[_Meld, ...] = ()
                 if k:
-                    found = self.partition(rest, head_len, n, k, set(head) | set(flowers))
+                    found = self.partition(rest, head_len, n, k, rows)
                     if found is None:
                         continue
                     total += found[0] + _apart(float(rest.gaps[head_len - 1]))
                     melds = found[1]
                 total += self._head_value(rest, head_len)
                 win_apart = head_len >= 2 and float(rest.gaps[head_len - 2]) > APART
-                yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart)
+                yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart, flip)
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
@@ -273,15 +277,20 @@ class _Reader:
         value -= float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
         order = np.array([self.faces[i].index for i in head[:-1]])
         if len(order) > 1:
-            steps = np.diff(order)
-            value += 0.5 * float((steps > 0).sum() - (steps < 0).sum()) / (len(order) - 1)
-        if head_len >= 3:  # the winning tile is set apart at the right end, not the left
-            value += 0.5 * float(np.clip(row.gaps[head_len - 2] - row.gaps[0], -0.5, 0.5))
+            steps = np.diff(order)  # sorted from the left: a cue only when clearly so
+            moves = max(int((steps != 0).sum()), 1)
+            sortedness = float((steps > 0).sum() - (steps < 0).sum()) / moves
+            value += 0.6 * np.sign(sortedness) * max(abs(sortedness) - 0.5, 0.0) / 0.5
+        if head_len >= 3:  # the winning tile set apart tells the right end from the left
+            last, first = float(row.gaps[head_len - 2]), float(row.gaps[0])
+            if max(last, first) > APART:
+                value += float(np.clip(last - first, -0.5, 0.5))
         return value
 
-    def best(self) -> tuple[_Candidate, Hand | None, str | None]:
+    def best(self) -> tuple[_Candidate, Hand | None, str | None, bool]:
         """The most plausible reading: the best valid hand; else the best reading with its problem,
-        readings with a hand's tile count first."""
+        readings with a hand's tile count first. The flag says whether the other direction of the
+        rows gave a different hand about as plausibly (nothing told the player's left)."""
         invalid: list[tuple[float, _Candidate, str]] = []
         for strict in (True, False):
             valid: list[tuple[float, _Candidate, Hand]] = []
@@ -294,11 +303,14 @@ class _Reader:
                 complete = score(hand).error is not ScoreError.NOT_A_WIN
                 valid.append((c.plausibility + (1.0 if complete else 0.0), c, hand))
             if valid:
-                _, c, hand = max(valid, key=lambda v: v[0])
-                return c, hand, None
+                value, c, hand = max(valid, key=lambda v: v[0])
+                other = [v for v in valid if v[1].flipped != c.flipped]
+                rival = max(other, key=lambda v: v[0]) if other else None
+                unsure = rival is not None and value - rival[0] < UNSURE and rival[2] != hand
+                return c, hand, None, unsure
             if invalid:
                 _, c, problem = max(invalid, key=lambda v: v[0])
-                return c, None, problem
+                return c, None, problem, False
         raise HandError("the tiles found do not lie in rows that could hold a hand")
 
     def hidden_face(self, c: _Candidate) -> Tile:
@@ -378,7 +390,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),))
     reader = _Reader(detections)
     try:
-        c, hand, problem = reader.best()
+        c, hand, problem, unsure = reader.best()
     except HandError as exc:
         return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),))
     groups = _groups(c)
@@ -386,6 +398,9 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     if hand is None:
         doubts.append(_impossible(reader, c, problem or "not a hand"))
     else:
+        if unsure:
+            doubts.append(Doubt("assumed", c.head, "nothing shows the player's left (no flowers, melds, sorted "
+                                "tiles or winning tile set apart): read as photographed, left to right"))
         if not c.win_apart and overrides.win_tile is None:
             doubts.append(Doubt("assumed", c.head[-1:], "the winning tile is not set apart: took the rightmost "
                                 "standing tile (override the winning tile if it was another)"))

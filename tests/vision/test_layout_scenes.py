@@ -37,7 +37,11 @@ class LayoutScene:
     detections: TileDetections
     hand: dict[str, Any]  # the true hand, Hand JSON form
     groups: list[dict[str, Any]]  # true groups: role, tiles (indices into detections) and meld fields
-    observable: bool  # every hand tile is in the photo, and the photo can show the hand's details
+    hidden: str  # why the photo cannot show the whole hand ("" when it can)
+
+    @property
+    def observable(self) -> bool:
+        return not self.hidden
 
 
 def photograph(tiles: Sequence[Placed], aspect: float, hom: np.ndarray,
@@ -82,7 +86,9 @@ def layout_scene(seed: int, index: int) -> LayoutScene:
                      for g, m in ((g, grp.meld) for g, grp in enumerate(layout.groups) if grp.meld))
     shown_added = any(m.added and not any(p.stacked for p in layout.tiles if p.group == g)
                       for g, m in ((g, grp.meld) for g, grp in enumerate(layout.groups) if grp.meld))
-    return LayoutScene(detections, layout.hand.to_json(), groups, not (hidden or unreadable or shown_added))
+    why = ("a hand tile outside the photo" if hidden else "a concealed kong all face down" if unreadable
+           else "an added kong shown as four in a row" if shown_added else "")
+    return LayoutScene(detections, layout.hand.to_json(), groups, why)
 
 
 def _canonical_hand(data: dict[str, Any]) -> dict[str, Any]:
@@ -118,6 +124,7 @@ def measure(seed: int, n: int) -> Counter[str]:
         hand_ok, groups_ok = judge(scene, read_hand(scene.detections))
         tally["scenes"] += 1
         tally["observable"] += scene.observable
+        tally[scene.hidden] += 1
         tally["exact"] += hand_ok and groups_ok
         tally["exact_observable"] += hand_ok and groups_ok and scene.observable
         tally["hand"] += hand_ok
@@ -140,6 +147,8 @@ def main() -> None:
     print(f"{t['scenes']} scenes in {time.perf_counter() - start:.1f} s: exact hand and grouping "
           f"{t['exact'] / t['scenes']:.1%} of all, {t['exact_observable'] / t['observable']:.1%} of the "
           f"{t['observable']} whose hand the photo can show; hand alone {t['hand'] / t['scenes']:.1%}")
+    for reason in ("a hand tile outside the photo", "a concealed kong all face down", "an added kong shown as four in a row"):
+        print(f"  not shown by the photo: {reason}: {t[reason]}")
 
 
 if __name__ == "__main__":
