@@ -1,0 +1,72 @@
+"""End to end on the held-out real hand photos (`models/holdout.txt`, names starting ``hand_``), read
+from ``../shared`` at test time and skipped without it or without the shipped model.
+
+The photos are labelled with tiles only, not hands, so the truth of a photo is the hand our layout
+reader gives on its labelled boxes; a photo counts as read exactly when `scan` on the pixels gives that
+same hand. Photos whose labels give no valid hand (a tile hidden, two rows of standing tiles) are counted
+apart. The figure: ``uv run python -m tests.vision.test_scan_real``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from models.real_data import class_map, read_labels, source_name
+from scoring import Situation
+from vision.detections import TileDetections
+from vision.detector import Detector, default_model_path, load_image
+from vision.layout import read_hand
+from vision.scan import scan
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
+HOLDOUT = ROOT / "models" / "holdout.txt"
+
+
+def held_out_hands() -> list[Path]:
+    sources = {line.strip() for line in HOLDOUT.read_text().splitlines() if not line.startswith("#")}
+    return [p for p in sorted((REAL / "train" / "images").glob("hand_*")) if source_name(p) in sources]
+
+
+def labelled(image: Path, width: int, height: int, mapping: dict[int, int]) -> TileDetections:
+    rows = read_labels(REAL / "train" / "labels" / f"{image.stem}.txt", mapping)
+    cls, cx, cy, w, h = rows.T
+    xyxy = np.stack([(cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height], 1)
+    return TileDetections(xyxy, np.ones(len(rows)), cls.astype(np.int64))
+
+
+def measure(detector: Detector) -> Counter[str]:
+    mapping = class_map(REAL / "classes.tsv")
+    tally: Counter[str] = Counter()
+    for path in held_out_hands():
+        image = load_image(path)
+        truth = read_hand(labelled(path, image.shape[1], image.shape[0], mapping)).hand
+        tally["photos"] += 1
+        if truth is None:
+            continue
+        tally["readable"] += 1
+        tally["exact"] += scan(image, detector, Situation()).hand == truth
+    return tally
+
+
+def test_held_out_real_hands_are_read_exactly() -> None:
+    if not REAL.is_dir():
+        pytest.skip(f"{REAL} is absent: the real photos are read from ../shared at test time")
+    try:
+        detector = Detector(default_model_path())
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    tally = measure(detector)
+    assert tally["readable"] >= 50
+    share = tally["exact"] / tally["readable"]
+    assert share >= 0.9, f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos"
+
+
+if __name__ == "__main__":
+    t = measure(Detector(default_model_path()))
+    print(f"{t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
+          f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%})")
