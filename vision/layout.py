@@ -18,7 +18,7 @@ replace the winning tile, the melds or the flower count.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -383,8 +383,10 @@ def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
     return Doubt("impossible", c.head, problem, ())
 
 
-def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
-    """The hand shown by the detected tiles, its groups and doubts; never raises for a bad photo."""
+def read_hand(detections: TileDetections, overrides: Overrides | None = None,
+              runner_up: Mapping[int, str] | None = None) -> LayoutReading:
+    """The hand shown by the detected tiles, its groups and doubts; never raises for a bad photo.
+    ``runner_up`` gives, for some tiles, the face the detector found second (`vision.overlaps`)."""
     overrides = overrides or Overrides()
     if len(detections) == 0:
         return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),))
@@ -414,16 +416,18 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
-    doubts.extend(_low_confidence(reader, c, hand))
+    doubts.extend(_low_confidence(reader, c, hand, runner_up or {}))
     return LayoutReading(hand, groups, tuple(doubts))
 
 
-def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None) -> list[Doubt]:
-    """Doubts for the tiles read with low confidence; for a standing or winning tile of a valid hand,
-    the other faces that would also give a complete hand."""
+def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None,
+                    runner_up: Mapping[int, str]) -> list[Doubt]:
+    """Doubts for the tiles read with low confidence or with a runner-up face: the runner-up first,
+    then, for a standing or winning tile of a valid hand, the other faces that would also complete it."""
     doubts = []
-    for i in np.flatnonzero(reader.det.confidence < LOW_CONFIDENCE).tolist():
-        alternatives: tuple[str, ...] = ()
+    unsure = set(np.flatnonzero(reader.det.confidence < LOW_CONFIDENCE).tolist()) | set(runner_up)
+    for i in sorted(unsure):
+        alternatives: tuple[str, ...] = (runner_up[i],) if i in runner_up else ()
         if hand is not None and i in c.head:
             k = c.head.index(i)
             faces = [reader.faces[j] for j in c.head]
@@ -432,10 +436,11 @@ def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None) -> list[D
                 new = [*faces[:k], f, *faces[k + 1:]]
                 return replace(hand, concealed=tuple(new[:-1]), win_tile=new[-1])
 
-            alternatives = tuple(a for a in _completing(swapped) if a != reader.faces[i].code)
-        read = reader.faces[i].code
-        doubts.append(Doubt("low_confidence", (i,), f"{read} read with confidence "
-                            f"{float(reader.det.confidence[i]):.2f}", alternatives))
+            completing = (a for a in _completing(swapped) if a != reader.faces[i].code)
+            alternatives = tuple(dict.fromkeys((*alternatives, *completing)))
+        read = f"{reader.faces[i].code} read with confidence {float(reader.det.confidence[i]):.2f}"
+        also = f", {runner_up[i]} also found there" if i in runner_up else ""
+        doubts.append(Doubt("low_confidence", (i,), read + also, alternatives))
     return doubts
 
 

@@ -18,6 +18,7 @@ from scoring.tiles import Tile
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.layout import Doubt, Overrides, TileGroup, read_hand
+from vision.overlaps import merge_overlaps
 from vision.zoom import detect_tiles
 
 
@@ -59,16 +60,15 @@ class ScanResult:
 def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None) -> ScanResult:
     """Read and score the hand in a BGR photo."""
-    overrides = overrides or ScanOverrides()
-    detections = detect_tiles(image, detector)
-    return scan_detections(detections, situation, overrides)
+    return scan_detections(detect_tiles(image, detector), situation, overrides)
 
 
 def scan_detections(detections: TileDetections, situation: Situation,
                     overrides: ScanOverrides | None = None) -> ScanResult:
-    """The part of `scan` after detection: layout, overrides, checks and score."""
+    """The part of `scan` after detection: one reading per tile, layout, overrides, checks and score."""
     overrides = overrides or ScanOverrides()
-    reading = read_hand(detections, Overrides(overrides.win_tile, overrides.melds, overrides.flowers))
+    detections, runner_up = merge_overlaps(detections)
+    reading = read_hand(detections, Overrides(overrides.win_tile, overrides.melds, overrides.flowers), runner_up)
     result = None
     doubts = reading.doubts
     if reading.hand is not None:

@@ -100,3 +100,14 @@ def test_scan_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_pa
     (tmp_path / "junk.jpg").write_bytes(b"not a photo")
     assert main(["scan", str(tmp_path / "junk.jpg")]) == 2
     assert main(["scan", str(EXAMPLE), "--win-tile", "9z"]) == 2
+
+
+def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
+    truth = shoot(lay(HAND))
+    twin = truth[[5]]  # the 5m, also read as 6m with less confidence, nearly the same box
+    doubled = TileDetections(np.vstack([truth.xyxy, twin.xyxy + 2]), np.append(truth.confidence * 0.9, 0.5),
+                             np.append(truth.class_id, tile("6m").index))
+    result = scan_detections(doubled, Situation())
+    assert len(result.detections) == 15 and format_hand(result.hand) == "1f123456789m123p5s5s"
+    (low,) = [d for d in result.doubts if d.kind == "low_confidence"]
+    assert low.tiles == (5,) and low.alternatives[0] == "6m" and "6m also found" in low.message
