@@ -71,8 +71,19 @@ def annotate(image: np.ndarray, result: ScanResult) -> np.ndarray:
               COLOURS.get(g.role, UNGROUPED))
     line = round(34 * scale)
     for k, text in enumerate(_summary(result)):
-        _text(out, text, (round(12 * scale), line * (k + 1)), 0.9 * scale, (255, 255, 255))
+        _text(out, _fit(text, width - round(24 * scale), 0.9 * scale), (round(12 * scale), line * (k + 1)),
+              0.9 * scale, (255, 255, 255))
     return out
+
+
+def _fit(text: str, width: int, scale: float) -> str:
+    """The text, cut short with '...' where it would run past ``width`` pixels."""
+    thick = max(1, round(scale * 2))
+    if cv2.getTextSize(text, FONT, scale, thick)[0][0] <= width:
+        return text
+    while text and cv2.getTextSize(text + "...", FONT, scale, thick)[0][0] > width:
+        text = text[:-1]
+    return text + "..."
 
 
 def save_image(path: Path, image: np.ndarray) -> None:

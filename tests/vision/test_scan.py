@@ -111,3 +111,36 @@ def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
     assert len(result.detections) == 15 and format_hand(result.hand) == "1f123456789m123p5s5s"
     (low,) = [d for d in result.doubts if d.kind == "low_confidence"]
     assert low.tiles == (5,) and low.alternatives[0] == "6m" and "6m also found" in low.message
+
+
+class FixedTiles:
+    """Stands in for `vision.detector.Detector` in the CLI: the same tiles for any photo."""
+
+    size = 640
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        self.tiles = shoot(lay(HAND), 0, scale=40)
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        return self.tiles
+
+
+def test_scan_cli_prints_groups_notation_score_and_annotates(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import vision.detector
+
+    monkeypatch.setattr(vision.detector, "Detector", FixedTiles)
+    out = tmp_path / "annotated.jpg"
+    assert main(["scan", str(EXAMPLE), "--self-drawn", "--annotate", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "hand: 1f123456789m123p5s5s" in text and "Pure Straight" in text and "flowers" in text
+    import cv2
+
+    drawn, photo = cv2.imread(str(out)), cv2.imread(str(EXAMPLE))
+    assert drawn.shape == photo.shape and np.abs(drawn.astype(int) - photo).mean() > 1
+    assert main(["scan", str(EXAMPLE), "--json", "--win-tile", "1m"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["image"], data["width"], data["height"]) == (str(EXAMPLE), 2000, 2000)
+    assert data["hand"]["win_tile"] == "1m" and data["score"]["hand"] == data["hand"]["notation"]
+    assert main(["scan", str(EXAMPLE), "--annotate", str(tmp_path / "no" / "dir.jpg")]) == 2
+    assert "no such folder" in capsys.readouterr().err
