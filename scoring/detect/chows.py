@@ -116,6 +116,8 @@ def _valid(chosen: tuple[tuple[int, int, int], ...], n: int) -> bool:
 def chow_fans(v: View, found: Found) -> None:
     """Add the chow-pattern fans of a reading to ``found``."""
     groups = v.chows
+    if len(groups) < 2:
+        return
     tiles = [g.tile for g in groups]
     if len(tiles) == 4:
         special = _terminal_chows_fan(v)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from scoring.decompose import (
     HONOR_START,
     HONORS_AND_KNITTED,
@@ -11,6 +13,7 @@ from scoring.decompose import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
+    Group,
     SetKind,
 )
 from scoring.detect.view import Found, HandFacts, View, add, is_terminal_or_honor, rank, suit, tiles_label
@@ -59,13 +62,15 @@ def set_trait_fans(v: View, found: Found) -> None:
         add(found, 63, "chows only and a suited pair")
     if v.form != REGULAR:
         return
-    if all(_has(g, is_terminal_or_honor) for g in units):
+    traits = [_traits(g) for g in units]
+    if all(outside for outside, _ in traits):
         add(found, 55, tuple(units))
-    if all(_has(g, lambda t: t < HONOR_START and rank(t) == 4) for g in units):
+    if all(five for _, five in traits):
         add(found, 31, tuple(units))
 
 
-def _has(g, test) -> bool:
-    if g.kind is SetKind.CHOW:
-        return any(test(t) for t in (g.tile, g.tile + 1, g.tile + 2))
-    return test(g.tile)
+@lru_cache(maxsize=1024)
+def _traits(g: Group) -> tuple[bool, bool]:
+    """Whether a set or pair holds a terminal or honour, and whether it holds a suited five."""
+    tiles = (g.tile, g.tile + 1, g.tile + 2) if g.kind is SetKind.CHOW else (g.tile,)
+    return any(map(is_terminal_or_honor, tiles)), any(t < HONOR_START and rank(t) == 4 for t in tiles)
