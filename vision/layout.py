@@ -32,6 +32,7 @@ from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
+SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 MAX_SETS = 4
@@ -123,10 +124,6 @@ class _Reader:
         claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways, -1 when
         the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
         its neighbours away), too weakly to rule a meld out."""
-        evidence = row.sideways[start:stop]
-        if not np.isnan(evidence).any():
-            j = int(evidence.argmax())
-            return j, min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
         spacing = row.spacing(start, stop)
         n = stop - start
 
@@ -134,8 +131,12 @@ class _Reader:
             width = np.where(np.arange(n) == j, SIDEWAYS_ASPECT, 1.0)
             return float(((spacing - (width[:-1] + width[1:]) / 2) ** 2).sum())
 
-        errors = [error(j) for j in range(n)]
-        j = int(np.argmin(errors))
+        errors = np.array([error(j) for j in range(n)])
+        evidence = row.sideways[start:stop]
+        if not np.isnan(evidence).any():  # the boxes decide; the spacing breaks near-ties
+            j = int((evidence - SPACING_WEIGHT * errors).argmax())
+            return j, min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
+        j = int(errors.argmin())
         return j, 0.5 * float(np.clip((error(None) - errors[j]) / 0.054, 0, 1))
 
     def _stacked(self, index: int, face: Tile, used: set[int]) -> int | None:
