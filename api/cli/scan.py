@@ -57,11 +57,11 @@ def report(data: dict[str, Any]) -> str:
     hand = data["hand"]
     if hand is not None:
         for group in hand["groups"]:
-            name = group["kind"] or group["role"]
+            name = group["kind"] or ""
             source = {1: " from the left", 2: " from opposite", 3: " from the right"}.get(group["from"], "")
             hidden = " (concealed)" if group["concealed"] and group["role"] == "meld" else ""
             faces = " ".join(tiles[i]["code"] for i in group["tiles"])
-            lines.append(f"  {group['role']:<9} {name:<9} {faces}{source}{hidden}")
+            lines.append(f"  {group['role']:<9} {name:<5} {faces}{source}{hidden}")
         lines.append(f"hand: {hand['notation']}")
     for doubt in data["doubts"]:
         also = f" (maybe: {' '.join(doubt['alternatives'])})" if doubt["alternatives"] else ""
