@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 from fastapi import HTTPException, Request, UploadFile
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-import numpy as np
 
 from api.deps import in_pool
 from api.images import decode

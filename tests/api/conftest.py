@@ -23,6 +23,7 @@ from vision.detections import TileDetections
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
+HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a pure straight, 5s set apart
 
 
 class FakeDetector:
@@ -85,10 +86,11 @@ def client(fake: FakeDetector) -> Iterator[TestClient]:
 
 
 class LiveServer:
-    """`tests.api.fake_app` served by uvicorn in its own process on a free loopback port, while the
-    block runs: a real server (its own GIL, real sockets), with the fake detector given by ``env``."""
+    """An app factory (default `tests.api.fake_app`, the fake detector given by ``env``) served by
+    uvicorn in its own process on a free loopback port while the block runs: real sockets, its own GIL."""
 
-    def __init__(self, **env: str) -> None:
+    def __init__(self, factory: str = "tests.api.fake_app:create", **env: str) -> None:
+        self.factory = factory
         import socket
 
         with socket.socket() as sock:
@@ -100,7 +102,7 @@ class LiveServer:
     def __enter__(self) -> LiveServer:
         import httpx
 
-        command = [sys.executable, "-m", "uvicorn", "--factory", "tests.api.fake_app:create", "--host",
+        command = [sys.executable, "-m", "uvicorn", "--factory", self.factory, "--host",
                    "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
         self._process = subprocess.Popen(command, env=self._env, cwd=ROOT)
         deadline = time.monotonic() + 60

@@ -11,12 +11,11 @@ from pathlib import Path
 import pytest
 
 from scoring import Situation, parse_hand, score
-from tests.api.conftest import LiveServer, encode
+from tests.api.conftest import HAND, LiveServer, encode
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
-HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"
 READ, CORRECTED = "123456789m123p5s5s", "123456789m234p5s5s"  # the 1p misread: it was a 4p
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="Chromium not installed: apt-get install "

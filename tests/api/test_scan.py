@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 from scoring import Situation
-from tests.api.conftest import FakeDetector, encode, make_client
+from tests.api.conftest import HAND, FakeDetector, encode, make_client
 from vision.scan import scan
 
-HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # pure straight, the winning 5s set apart
 PHOTO = encode(".jpg", 960, 320)
 
 
