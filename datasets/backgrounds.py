@@ -28,7 +28,7 @@ def _grid(w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _jitter(rng: np.random.Generator, colour: tuple[int, int, int], amount: float = 18) -> np.ndarray:
-    return np.clip(np.array(colour, np.float32) + rng.uniform(-amount, amount, 3), 0, 255)
+    return np.clip(np.array(colour, np.float32) + rng.uniform(-amount, amount, 3), 0, 255).astype(np.float32)
 
 
 def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -40,15 +40,16 @@ def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     light, dark = (_jitter(rng, c, 12) for c in WOOD[int(rng.integers(len(WOOD)))])
     x, y = _grid(w, h)
-    a = rng.uniform(0, np.pi)
-    freq = rng.uniform(0.08, 0.3)
-    across = -x * np.sin(a) + y * np.cos(a)
+    a = float(rng.uniform(0, np.pi))
+    cos, sin = np.float32(np.cos(a)), np.float32(np.sin(a))
+    freq = np.float32(rng.uniform(0.08, 0.3))
+    across = -x * sin + y * cos
     # rings: straight grain bent gently, with fine fibres across the boards
     grain = np.sin(across * freq + 2.5 * _noise(rng, w, h, 80) + 0.4 * _noise(rng, w, h, 4))
-    t = (0.5 + 0.5 * grain) ** rng.uniform(1.0, 3.0)
+    t = (0.5 + 0.5 * grain) ** np.float32(rng.uniform(1.0, 3.0))
     out = light[None, None, :] * (1 - t[:, :, None]) + dark[None, None, :] * t[:, :, None]
     if rng.random() < 0.5:  # planks
-        plank = (np.floor(across / rng.uniform(30, 100)) % 2)[:, :, None]
+        plank = (np.floor(across / np.float32(rng.uniform(30, 100))) % 2)[:, :, None]
         out *= 1 - 0.08 * plank
     return out * (1 + 0.04 * _noise(rng, w, h, 2))[:, :, None]
 
@@ -56,11 +57,12 @@ def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     out = felt(rng, w, h)
     x, y = _grid(w, h)
-    period = rng.uniform(1.5, 3.5)
-    weave = np.sin(x * 2 * np.pi / period) * np.sin(y * 2 * np.pi / period)
+    period = np.float32(rng.uniform(1.5, 3.5))
+    step = np.float32(2 * np.pi) / period
+    weave = np.sin(x * step) * np.sin(y * step)
     out *= (1 + 0.07 * weave)[:, :, None]
     if rng.random() < 0.5:  # a plaid of coloured bands
-        stripe = rng.uniform(15, 60)
+        stripe = np.float32(rng.uniform(15, 60))
         bands = ((np.floor(x / stripe) + np.floor(y / stripe)) % 2)[:, :, None]
         out = out * (1 - 0.25 * bands) + _jitter(rng, (200, 200, 200), 60)[None, None, :] * 0.25 * bands
     return out

@@ -11,18 +11,20 @@ import numpy as np
 
 
 def homography(rng: np.random.Generator, extent: tuple[float, float, float, float], size: tuple[int, int],
-               tilt: float, fill: float) -> np.ndarray:
+               elevation: float, fill: float) -> np.ndarray:
     """Map the plane box ``extent`` (x0, y0, x1, y1) into a ``size`` (w, h) photo.
 
-    ``tilt`` 0 looks straight down; larger values narrow the far edge and shorten depth. ``fill`` is the
-    share of the photo the content spans (above 1 crops it).
+    ``elevation`` is the camera's angle above the table in degrees (90 looks straight down): depth is
+    foreshortened by its sine and the far edge narrows. ``fill`` is the share of the photo the content
+    spans (above 1 crops it).
     """
     x0, y0, x1, y1 = extent
     w, h = x1 - x0, y1 - y0
     src = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float32)
-    squash = 1.0 - tilt * float(rng.uniform(0.6, 1.2))
+    phi = np.deg2rad(elevation)
+    squash = float(np.sin(phi))
     # the far edge narrows with the content's depth relative to the camera distance (about its size)
-    narrow = 1.0 - tilt * float(rng.uniform(0.5, 1.2)) * h / max(w, h)
+    narrow = 1.0 - float(np.cos(phi)) * float(rng.uniform(0.3, 0.7)) * h / max(w, h)
     quad = np.array([(-w / 2 * narrow, -h / 2 * squash), (w / 2 * narrow, -h / 2 * squash),
                      (w / 2, h / 2 * squash), (-w / 2, h / 2 * squash)], np.float32)
     quad += rng.normal(0, 0.03 * min(w, h), quad.shape).astype(np.float32)  # a hand is never level
@@ -77,10 +79,10 @@ def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     """Focus blur or motion blur, then sensor noise; returns uint8."""
     roll = rng.random()
     if roll < 0.35:
-        sigma = float(rng.uniform(0.4, 1.6))
+        sigma = float(rng.uniform(0.4, 1.3))
         img = cv2.GaussianBlur(img, (0, 0), sigma)
     elif roll < 0.5:
-        k = int(rng.integers(3, 9))
+        k = int(rng.integers(3, 7))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)

@@ -34,8 +34,11 @@ _renderer: Renderer | None = None
 _job: Job | None = None
 
 
-def _init(job: Job) -> None:
+def _init(job: Job, threads: int = 0) -> None:
+    """Set up a process; pool workers render on one thread each (``threads`` 1) so they do not contend."""
     global _renderer, _job
+    if threads:
+        cv2.setNumThreads(threads)
     _job, _renderer = job, Renderer(job.styles, job.layouts, job.size)
 
 
@@ -68,7 +71,8 @@ def generate(job: Job, n: int, workers: int = 1, progress: Callable[[int, int], 
         _init(job)
         results = map(_one, range(n))
         return _count(results, n, progress)
-    with mp.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers, _init, (job,)) as pool:
+    Renderer(job.styles, job.layouts, job.size)  # fills the face cache once, before the workers start
+    with mp.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers, _init, (job, 1)) as pool:
         return _count(pool.imap(_one, range(n), chunksize=4), n, progress)
 
 

@@ -58,8 +58,8 @@ class Renderer:
         style = self.styles[int(rng.integers(len(self.styles)))]
         style_faces = self._faces[style]
         layout = make_layout(self.layouts[int(rng.integers(len(self.layouts)))], rng, frozenset(style_faces))
-        tilt = float(rng.uniform(0.0, 0.45))
-        body = tilebody.Body.random(rng, tilt)
+        elevation = float(rng.uniform(35.0, 88.0))
+        body = tilebody.Body.random(rng, elevation)
         shape = SHAPES[int(rng.integers(len(SHAPES)))]
         size = (round(self.size * shape[0]), round(self.size * shape[1]))
 
@@ -69,7 +69,7 @@ class Renderer:
         x1, y1 = allc.max(axis=0)
         y1 += body.thickness
         fill = float(rng.uniform(0.65, 0.97) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
-        hom_units = camera.homography(rng, (x0, y0, x1, y1), size, tilt, fill)
+        hom_units = camera.homography(rng, (x0, y0, x1, y1), size, elevation, fill)
         px = float(np.clip(camera.local_scale(hom_units, ((x0 + x1) / 2, (y0 + y1) / 2)) * 1.25, 8, 120))
         to_plane = np.array([[px, 0, PAD - x0 * px], [0, px, PAD - y0 * px], [0, 0, 1]], np.float64)
         hom = hom_units @ np.linalg.inv(to_plane)
@@ -106,11 +106,13 @@ class Renderer:
         layer = cv2.warpPerspective(plane, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         alpha = layer[:, :, 3]
         bg = background(rng, *size)
-        shift = np.float32([[1, 0, rng.normal(0, 0.08 * px)], [0, 1, abs(rng.normal(0.1 * px, 0.08 * px))]])
-        k = int(0.3 * px) | 1
-        shadow = cv2.GaussianBlur(cv2.warpAffine(alpha, shift, size), (k, k), 0)
-        bg *= (1 - float(rng.uniform(0.25, 0.6)) * shadow)[:, :, None]
-        return bg * (1 - alpha[:, :, None]) + layer[:, :, :3], alpha
+        # the soft shadow is computed at quarter size: it is a blur anyway
+        quarter = (max(2, size[0] // 4), max(2, size[1] // 4))
+        shift = np.float32([[1, 0, rng.normal(0, 0.02 * px)], [0, 1, abs(rng.normal(0.025 * px, 0.02 * px))]])
+        small = cv2.warpAffine(cv2.resize(alpha, quarter, interpolation=cv2.INTER_AREA), shift, quarter)
+        shadow = cv2.resize(cv2.GaussianBlur(small, (0, 0), max(0.5, 0.03 * px)), size)
+        keep = (1 - float(rng.uniform(0.25, 0.6)) * shadow) * (1 - alpha)
+        return bg * keep[:, :, None] + layer[:, :, :3], alpha
 
 
 def _box(quad: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, float] | None:

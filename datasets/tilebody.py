@@ -33,10 +33,13 @@ class Body:
     ccw: bool  # sideways tiles turned counter-clockwise (top to the left)
 
     @staticmethod
-    def random(rng: np.random.Generator, tilt: float) -> Body:
+    def random(rng: np.random.Generator, elevation: float) -> Body:
+        """A random look; the visible side grows as the camera gets lower (``elevation`` in degrees):
+        a tile about 0.6 of its width thick shows ``thickness · cot(elevation)`` on the table plane."""
         back = np.clip(np.array(BACKS[int(rng.integers(len(BACKS)))], float) + rng.uniform(-15, 15, 3), 0, 255)
         ivory = np.clip(np.array((215, 232, 240), float) + rng.uniform(-20, 12, 3), 0, 255)
-        return Body(tuple(back), tuple(ivory), 0.06 + 0.8 * tilt + float(rng.uniform(0, 0.1)),
+        side = float(rng.uniform(0.5, 0.75)) / np.tan(np.deg2rad(elevation))
+        return Body(tuple(back), tuple(ivory), side,
                     float(rng.uniform(0.3, 0.65)), float(rng.uniform(0.06, 0.16)), bool(rng.random() < 0.5))
 
 
