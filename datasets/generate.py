@@ -72,7 +72,8 @@ def generate(job: Job, n: int, workers: int = 1, progress: Callable[[int, int], 
         results = map(_one, range(n))
         return _count(results, n, progress)
     Renderer(job.styles, job.layouts, job.size)  # fills the face cache once, before the workers start
-    with mp.get_context("fork" if sys.platform == "linux" else "spawn").Pool(workers, _init, (job, 1)) as pool:
+    # spawn, not fork: a process forked after OpenCV started its thread pool can hang
+    with mp.get_context("spawn").Pool(workers, _init, (job, 1)) as pool:
         return _count(pool.imap(_one, range(n), chunksize=4), n, progress)
 
 
