@@ -11,12 +11,12 @@ import numpy as np
 
 
 def homography(rng: np.random.Generator, extent: tuple[float, float, float, float], size: tuple[int, int],
-               elevation: float, fill: float) -> np.ndarray:
+               elevation: float, fill: float) -> tuple[np.ndarray, float]:
     """Map the plane box ``extent`` (x0, y0, x1, y1) into a ``size`` (w, h) photo.
 
     ``elevation`` is the camera's angle above the table in degrees (90 looks straight down): depth is
     foreshortened by its sine and the far edge narrows. ``fill`` is the share of the photo the content
-    spans (above 1 crops it).
+    spans (above 1 crops it). Also returns how far the photo is turned, in degrees clockwise.
     """
     x0, y0, x1, y1 = extent
     w, h = x1 - x0, y1 - y0
@@ -42,7 +42,7 @@ def homography(rng: np.random.Generator, extent: tuple[float, float, float, floa
     quad = (quad - quad.min(axis=0)) * scale
     room = np.array(size, np.float32) - (quad.max(axis=0))
     quad += np.array([rng.uniform(min(0, r), max(0, r)) for r in room], np.float32)
-    return cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+    return cv2.getPerspectiveTransform(src, quad.astype(np.float32)), float((angle + 180) % 360 - 180)
 
 
 def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:

@@ -34,6 +34,7 @@ class Placed:
     group: int | None = None  # index into the layout's groups (hand layouts)
     position: int = 0  # order along the row within its group
     stacked: bool = False  # the added tile of an added kong, lying behind the sideways tile
+    row: int = 0  # 0 the hand's row, 1 a second row of melds
 
     @property
     def shown(self) -> str:
@@ -69,8 +70,8 @@ class Layout:
 class Row:
     """Lays tiles left to right with their near edges on one line (``front``)."""
 
-    def __init__(self, aspect: float, front: float, x: float = 0.0) -> None:
-        self.aspect, self.front, self.x = aspect, front, x
+    def __init__(self, aspect: float, front: float, x: float = 0.0, index: int = 0) -> None:
+        self.aspect, self.front, self.x, self.index = aspect, front, x, index
         self.tiles: list[Placed] = []
 
     def put(self, code: str, group: int, position: int, *, sideways: bool = False, face_down: bool = False,
@@ -78,14 +79,14 @@ class Row:
         self.x += gap
         depth = 1.0 if sideways else self.aspect
         self.tiles.append(Placed(code, self.x, self.front - depth, sideways, face_down, group=group,
-                                 position=position))
+                                 position=position, row=self.index))
         self.x += self.aspect if sideways else 1.0
 
     def stack_behind_last(self, code: str, group: int, position: int) -> None:
         """The added tile of an added kong: sideways, directly behind the sideways tile just put."""
         last = self.tiles[-1]
         self.tiles.append(Placed(code, last.x, last.y - 1.0, sideways=True, group=group, position=position,
-                                 stacked=True))
+                                 stacked=True, row=self.index))
 
 
 def _sideways_index(meld: Meld, count: int) -> int:
@@ -147,7 +148,7 @@ def hand_layout(rng: np.random.Generator, aspect: float, available: Available) -
             offset = float(rng.uniform(0.3, 0.8)) + aspect
             # in front, leave room for a tile stacked behind a sideways one
             front = aspect + offset + 1.0 if rng.random() < 0.5 else aspect - offset
-            meld_row = Row(aspect, front, x=float(rng.uniform(-1.0, 3.0)))
+            meld_row = Row(aspect, front, x=float(rng.uniform(-1.0, 3.0)), index=1)
         else:
             meld_row = row
             meld_row.x += float(rng.uniform(0.4, 1.4))

@@ -69,7 +69,7 @@ class Renderer:
         x1, y1 = allc.max(axis=0)
         y1 += body.thickness
         fill = float(rng.uniform(0.65, 0.97) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
-        hom_units = camera.homography(rng, (x0, y0, x1, y1), size, elevation, fill)
+        hom_units, turned = camera.homography(rng, (x0, y0, x1, y1), size, elevation, fill)
         px = float(np.clip(camera.local_scale(hom_units, ((x0 + x1) / 2, (y0 + y1) / 2)) * 1.25, 8, 120))
         to_plane = np.array([[px, 0, PAD - x0 * px], [0, px, PAD - y0 * px], [0, 0, 1]], np.float64)
         hom = hom_units @ np.linalg.inv(to_plane)
@@ -96,7 +96,10 @@ class Renderer:
             label_of.append(len(labels) if b else None)
             if b:
                 labels.append(Label(tile(p.shown).index, b))
-        truth = _ground_truth(layout, boxes, label_of, style, size) if layout.hand else None
+        truth = None
+        if layout.hand:
+            truth = _ground_truth(layout, boxes, label_of, style, size)
+            truth["camera"] = {"elevation": round(elevation, 1), "rotation": round(turned, 1)}
         return Scene(photo, tuple(labels), int(rng.integers(55, 96)), style, layout.name, truth, coverage)
 
     @staticmethod
@@ -128,8 +131,14 @@ def _box(quad: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, 
 def _ground_truth(layout: Layout, boxes: list[tuple[float, float, float, float] | None],
                   label_of: list[int | None], style: str, size: tuple[int, int]) -> dict[str, Any]:
     assert layout.hand is not None
+    order: dict[int, int] = {}  # left-to-right index of each hand tile along its row
+    for row in {p.row for p in layout.tiles if p.group is not None}:
+        members = [i for i, p in enumerate(layout.tiles) if p.group is not None and p.row == row]
+        for k, i in enumerate(sorted(members, key=lambda i: (layout.tiles[i].x, layout.tiles[i].stacked))):
+            order[i] = k
     tiles = [{"code": p.code, "class": p.shown, "box": [round(v, 2) for v in b] if b else None, "label": n,
-              "group": p.group, "position": p.position, "sideways": p.sideways, "face_down": p.face_down,
-              "stacked": p.stacked} for p, b, n in zip(layout.tiles, boxes, label_of)]
+              "group": p.group, "position": p.position, "row": p.row if p.group is not None else None,
+              "order": order.get(i), "sideways": p.sideways, "face_down": p.face_down, "stacked": p.stacked}
+             for i, (p, b, n) in enumerate(zip(layout.tiles, boxes, label_of))]
     return {"width": size[0], "height": size[1], "style": style, "layout": layout.name,
             "hand": layout.hand.to_json(), "groups": [g.to_json() for g in layout.groups], "tiles": tiles}

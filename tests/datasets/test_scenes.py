@@ -85,3 +85,26 @@ def test_layout_side_files_agree_with_labels_and_hand(styles: tuple[str, ...], t
             if group["role"] == "meld" and group["concealed"]:
                 assert sum(r["face_down"] for r in members) in (2, 4)
         assert all(tile(r["code"]) for r in records)
+
+
+def test_every_face_of_every_style_appears_in_random_layouts(styles: tuple[str, ...]) -> None:
+    from datasets import faces
+    from datasets.layouts import make_layout
+
+    for name in styles:
+        have = set(faces.BY_NAME[name].faces())
+        rng = np.random.default_rng(0)
+        shown = {p.shown for _ in range(30) for p in make_layout("grid", rng, have).tiles}
+        assert shown == have | {"back"}, name
+
+
+def test_hand_tiles_are_ordered_along_their_rows(styles: tuple[str, ...], tmp_path: Path) -> None:
+    generate(Job(tmp_path, 8, styles, layouts=("hand",), size=SIZE), 6)
+    for path in sorted((tmp_path / "layouts").glob("*.json")):
+        records = json.loads(path.read_text())["tiles"]
+        for row in {r["row"] for r in records}:
+            orders = sorted(r["order"] for r in records if r["row"] == row)
+            assert orders == list(range(len(orders)))
+        by_order = sorted((r for r in records if r["row"] == 0), key=lambda r: r["order"])
+        groups = [r["group"] for r in by_order]
+        assert groups == sorted(groups)  # flowers, concealed, winning tile, melds: left to right
