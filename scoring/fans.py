@@ -126,7 +126,7 @@ def apply_exclusions(raw: dict[int, list[T]]) -> dict[int, list[T]]:
 
     Each fan maps to its occurrences (one entry per time it is scored, e.g. the sets that make it).
     """
-    kept = {fan_id: list(found) for fan_id, found in raw.items()}
+    kept = dict(raw)
     for fan_id in sorted(raw):
         if fan_id in kept:
             spec = FAN_BY_ID[fan_id]
@@ -134,7 +134,7 @@ def apply_exclusions(raw: dict[int, list[T]]) -> dict[int, list[T]]:
                 kept.pop(gone, None)
             for other, n in spec.deducts:
                 if other in kept:
-                    del kept[other][: n * len(kept[fan_id])]
+                    kept[other] = kept[other][n * len(kept[fan_id]) :]
                     if not kept[other]:
                         del kept[other]
     return kept
