@@ -9,10 +9,10 @@ of cached look-ups instead of a search over the whole hand.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 from itertools import permutations, product
+from typing import NamedTuple
 
 FACES = 34
 HONOR_START = 27
@@ -40,11 +40,12 @@ HONORS_AND_KNITTED = "honors_and_knitted"
 KNITTED_STRAIGHT = "knitted_straight"
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
+class Group(NamedTuple):
     """One unit of a reading: a set, the pair, or a knitted straight.
 
     ``tile`` is the set's lowest tile, or for a knitted straight its index in ``KNITTED_STRAIGHTS``.
+    A named tuple rather than a dataclass: groups are made, hashed and cached by the thousand per
+    second, and a tuple does that in C.
     """
 
     kind: SetKind
@@ -53,8 +54,7 @@ class Group:
     meld_index: int | None = None  # which meld of the hand it is; None for standing tiles
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     form: str
     groups: tuple[Group, ...]
 
