@@ -86,7 +86,24 @@ def plain(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
 SURFACES = (felt, felt, wood, wood, cloth, mat, plain)
 
 
+def _surface(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    return SURFACES[int(rng.integers(len(SURFACES)))](rng, w, h).astype(np.float32)
+
+
 def background(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
-    """A random table surface (float32 BGR, 0–255), drawn at half size: the camera blurs it anyway."""
-    half = SURFACES[int(rng.integers(len(SURFACES)))](rng, max(2, w // 2), max(2, h // 2)).astype(np.float32)
-    return cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
+    """A random table surface (float32 BGR, 0–255), drawn at half size: the camera blurs it anyway.
+
+    Sometimes the table ends in the photo: beyond a straight edge lies another surface (the floor, a
+    tray, the table's rim), darker or lighter.
+    """
+    hw, hh = max(2, w // 2), max(2, h // 2)
+    out = _surface(rng, hw, hh)
+    if rng.random() < 0.3:
+        beyond = _surface(rng, hw, hh) * np.float32(rng.uniform(0.35, 1.3))
+        x, y = _grid(hw, hh)
+        a = float(rng.uniform(0, 2 * np.pi))
+        side = x * np.float32(np.cos(a)) + y * np.float32(np.sin(a))
+        cut = float(rng.uniform(0.75, 0.95)) * float(side.max()) + 0.05 * float(side.min())
+        mask = cv2.GaussianBlur((side > cut).astype(np.float32), (0, 0), 1.0)[:, :, None]
+        out = out * (1 - mask) + beyond * mask
+    return cv2.resize(out, (w, h), interpolation=cv2.INTER_LINEAR)

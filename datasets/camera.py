@@ -76,7 +76,7 @@ def light(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.nd
 
 
 def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Focus blur or motion blur, then sensor noise; returns uint8."""
+    """Focus blur, motion blur or sharpening, vignetting, then sensor noise; returns uint8."""
     roll = rng.random()
     if roll < 0.35:
         sigma = float(rng.uniform(0.4, 1.3))
@@ -88,6 +88,13 @@ def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    elif roll < 0.75:  # the phone's own sharpening, with its faint halos
+        soft = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(1.0, 2.5)))
+        img = cv2.addWeighted(img, 1.5, soft, -0.5, 0)
+    if rng.random() < 0.4:  # lens vignetting
+        h, w = img.shape[:2]
+        fall = cv2.getGaussianKernel(h, h * 0.8) @ cv2.getGaussianKernel(w, w * 0.8).T
+        img *= (1 - float(rng.uniform(0.15, 0.45)) * (1 - fall / fall.max())).astype(np.float32)[:, :, None]
     sigma = float(rng.uniform(0, 7))
     if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
         img += rng.standard_normal(img.shape[:2], dtype=np.float32)[:, :, None] * sigma
