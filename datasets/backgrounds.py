@@ -37,21 +37,32 @@ def felt(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return base[None, None, :] * shade[:, :, None]
 
 
+def _streaks(rng: np.random.Generator, w: int, h: int, along: int, across: int) -> np.ndarray:
+    """Smooth noise in [-1, 1] stretched along x: features ``along`` px long and ``across`` px wide."""
+    small = rng.standard_normal((max(2, h // across), max(2, w // along))).astype(np.float32)
+    return np.clip(cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC) / 2.0, -1.0, 1.0)
+
+
 def wood(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """Boards with grain lines that wander along their length, drawn level and then turned."""
     light, dark = (_jitter(rng, c, 12) for c in WOOD[int(rng.integers(len(WOOD)))])
-    x, y = _grid(w, h)
-    a = float(rng.uniform(0, np.pi))
-    cos, sin = np.float32(np.cos(a)), np.float32(np.sin(a))
-    freq = np.float32(rng.uniform(0.08, 0.3))
-    across = -x * sin + y * cos
-    # rings: straight grain bent gently, with fine fibres across the boards
-    grain = np.sin(across * freq + 2.5 * _noise(rng, w, h, 80) + 0.4 * _noise(rng, w, h, 4))
-    t = (0.5 + 0.5 * grain) ** np.float32(rng.uniform(1.0, 3.0))
+    side = int(np.ceil(np.hypot(w, h)))
+    x, y = _grid(side, side)
+    wander = y + np.float32(rng.uniform(4, 14)) * _streaks(rng, side, side, 90, 12)
+    grain = np.sin(wander * np.float32(rng.uniform(0.3, 0.9)))
+    t = (0.5 + 0.5 * grain) ** np.float32(rng.uniform(1.5, 4.0))
+    t = np.clip(t * 0.7 + 0.3 * (0.5 + 0.5 * _streaks(rng, side, side, 120, 20)), 0, 1)
+    t += 0.15 * _streaks(rng, side, side, 40, 1)  # fibres
     out = light[None, None, :] * (1 - t[:, :, None]) + dark[None, None, :] * t[:, :, None]
-    if rng.random() < 0.5:  # planks
-        plank = (np.floor(across / np.float32(rng.uniform(30, 100))) % 2)[:, :, None]
-        out *= 1 - 0.08 * plank
-    return out * (1 + 0.04 * _noise(rng, w, h, 2))[:, :, None]
+    if rng.random() < 0.6:  # boards, each a little lighter or darker, with dark seams
+        width = float(rng.uniform(25, 90))
+        board = np.floor(y / np.float32(width)).astype(np.int32)
+        tone = (1 + 0.1 * rng.standard_normal(int(board.max()) + 1)).astype(np.float32)
+        seam = np.abs((y / np.float32(width)) % 1 - 0.5) > 0.49
+        out *= (tone[board] * np.where(seam, np.float32(0.6), np.float32(1.0)))[:, :, None]
+    turn = cv2.getRotationMatrix2D((side / 2, side / 2), float(rng.uniform(0, 180)), 1.0)
+    turn[:, 2] -= ((side - w) / 2, (side - h) / 2)
+    return cv2.warpAffine(out, turn, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
 def cloth(rng: np.random.Generator, w: int, h: int) -> np.ndarray:

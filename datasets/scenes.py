@@ -87,7 +87,7 @@ class Renderer:
         photo, coverage = self._compose(rng, plane, hom, size, px)
         seen = [cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0] for q in quads]
         boxes = [_box(q, size) for q in seen]
-        if rng.random() < 0.25:
+        if rng.random() < 0.15:
             photo, coverage = occlude(rng, photo, coverage, seen)
         photo = camera.degrade(rng, camera.light(rng, photo, coverage))
         labels: list[Label] = []
