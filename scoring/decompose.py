@@ -111,7 +111,8 @@ def _groups_of(counts: list[int]) -> list[tuple[int, tuple[int, ...]]]:
 @lru_cache(maxsize=None)
 def _group_splits(counts: tuple[int, ...], start: int) -> tuple[tuple[Group, ...], ...]:
     """``_splits`` of one suit as ready-made concealed groups (cached: groups are immutable)."""
-    return tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in _splits(counts, start == HONOR_START))
+    splits = _splits(counts, start == HONOR_START)
+    return tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in splits)
 
 
 def regular_splits(counts: list[int]) -> list[tuple[Group, ...]]:

@@ -26,7 +26,9 @@ class FanSpec:
     deducts: tuple[tuple[int, int], ...] = ()  # (fan id, how many of it) not counted per occurrence
 
 
-def _row(fan_id: int, points: int, en: str, zh: str, *excludes: int, deducts: tuple[tuple[int, int], ...] = ()) -> FanSpec:
+def _row(
+    fan_id: int, points: int, en: str, zh: str, *excludes: int, deducts: tuple[tuple[int, int], ...] = ()
+) -> FanSpec:
     return FanSpec(fan_id, points, en, zh, frozenset(excludes), deducts)
 
 

@@ -59,7 +59,9 @@ def _tokens(text: str) -> Iterator[tuple[str, str]]:
     for found in _TOKEN.finditer(text.replace(" ", "")):
         kind = found.lastgroup or "bad"
         if kind == "digits":
-            raise NotationError(f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)")
+            raise NotationError(
+                f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)"
+            )
         if kind == "bad":
             raise NotationError(f"unexpected {found[0]!r} at position {found.start() + 1} of {text!r}")
         yield kind, found[kind]

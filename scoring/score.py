@@ -20,6 +20,7 @@ from typing import Any
 from scoring.decompose import (
     FACES,
     REGULAR,
+    SEVEN_PAIRS,
     Group,
     Reading,
     SetKind,
@@ -184,7 +185,7 @@ def _view(facts: HandFacts, reading: Reading) -> View:
             )
     chows = tuple(sorted((g for g in groups if g.kind is SetKind.CHOW), key=lambda g: g.tile))
     pungs = tuple(sorted((g for g in groups if g.kind in (SetKind.PUNG, SetKind.KONG)), key=lambda g: g.tile))
-    pair = next((g for g in groups if g.kind is SetKind.PAIR), None) if reading.form != "seven_pairs" else None
+    pair = next((g for g in groups if g.kind is SetKind.PAIR), None) if reading.form != SEVEN_PAIRS else None
     return View(facts, reading.form, groups, chows, pungs, pair)
 
 
@@ -195,7 +196,8 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     (points, _, _), form, groups, kept = best
     fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
     if flowers:
-        fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + ["flower"] * (flowers - len(hand.flowers))))
+        unnamed = ["flower"] * (flowers - len(hand.flowers))
+        fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + unnamed))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = _payouts(s, total) if win else _penalty(s)

@@ -50,7 +50,8 @@ def nine_gates(facts: HandFacts, found: Found) -> None:
         return
     for start in (0, 9, 18):
         if standing[start : start + 9] == _NINE_GATES and sum(standing) == 13 and facts.win // 9 == start // 9:
-            add(found, 4, tiles_label([start] * 3 + list(range(start + 1, start + 8)) + [start + 8] * 3) + " + " + tiles_label([facts.win]))
+            gates = tiles_label([start] * 3 + list(range(start + 1, start + 8)) + [start + 8] * 3)
+            add(found, 4, f"{gates} + {tiles_label([facts.win])}")
 
 
 def set_trait_fans(v: View, found: Found) -> None:

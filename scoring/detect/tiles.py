@@ -10,7 +10,9 @@ from scoring.detect.view import Found, HandFacts, add, is_terminal_or_honor, ran
 from scoring.tiles import tile
 
 _GREEN = frozenset(tile(c).index for c in ("2s", "3s", "4s", "6s", "8s", "F"))
-_REVERSIBLE = frozenset(tile(c).index for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P"))
+_REVERSIBLE = frozenset(
+    tile(c).index for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P")
+)
 _RANK_BANDS = (  # (fan, allowed ranks 0-8)
     (25, frozenset(range(6, 9))),  # Upper Tiles 7-9
     (26, frozenset(range(3, 6))),  # Middle Tiles 4-6

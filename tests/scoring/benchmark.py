@@ -62,7 +62,8 @@ def main() -> None:
     for text in HARD_HANDS:  # first, while the caches are cold
         hand = parse_hand(text)
         cold = _per_hand([(hand, Situation())])[0]
-        print(f"hard hand {text:24s} cold {cold * 1e3:.2f} ms, warm {min(_per_hand([(hand, Situation())] * 20)) * 1e3:.2f} ms")
+        warm = min(_per_hand([(hand, Situation())] * 20))
+        print(f"hard hand {text:24s} cold {cold * 1e3:.2f} ms, warm {warm * 1e3:.2f} ms")
     rng = random.Random(args.seed)
     warm = [random_hand(rng) for _ in range(2_000)]
     hands = [random_hand(rng) for _ in range(args.n)]

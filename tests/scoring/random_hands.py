@@ -94,7 +94,8 @@ def _themed_sets(rng: random.Random) -> list[tuple[str, list[Tile]]]:
         return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su, r in zip(suits, ranks)]
     if theme == 2:  # terminal chows 123 + 789, in one or two suits
         two = [suit, suits[0] if suits[0] != suit else suits[1]]
-        return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su in two[: rng.randint(1, 2)] for r in (0, 6)]
+        chosen = two[: rng.randint(1, 2)]
+        return [("chow", [PLAYABLE[su * 9 + r + k] for k in range(3)]) for su in chosen for r in (0, 6)]
     if theme == 3:  # pungs in one suit, consecutive
         return [("pung", [PLAYABLE[suit * 9 + min(rank + i, 8)]] * 3) for i in range(n)]
     if theme == 4:  # pungs across suits: same rank or shifted
