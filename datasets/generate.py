@@ -35,7 +35,8 @@ _job: Job | None = None
 
 
 def _init(job: Job, threads: int = 0) -> None:
-    """Set up a process; pool workers render on one thread each (``threads`` 1) so they do not contend."""
+    """Set up a process; each worker renders on one OpenCV thread (``threads`` 1): ``--workers`` is
+    the parallelism, and workers do not contend."""
     global _renderer, _job
     if threads:
         cv2.setNumThreads(threads)
@@ -68,7 +69,7 @@ def generate(job: Job, n: int, workers: int = 1, progress: Callable[[int, int], 
     (job.out / "data.yaml").write_text(data_yaml(job.out))
     results: Iterator[int]
     if workers <= 1:
-        _init(job)
+        _init(job, 1)
         results = map(_one, range(n))
         return _count(results, n, progress)
     Renderer(job.styles, job.layouts, job.size)  # fills the face cache once, before the workers start
