@@ -43,8 +43,9 @@ def lua_post(body: bytes, content_type: str, folder: Path, name: str) -> Path:
 
 
 def run_wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str, float]:
-    done = subprocess.run(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s", "-s", str(script), url],
-                          capture_output=True, text=True, check=True)
+    command = ["wrk", f"-t{min(2, connections)}", f"-c{connections}", f"-d{seconds}s", "--timeout", "30s",
+               "-s", str(script), url]
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
     found = re.search(r"RESULT (\d+) (\d+) (\d+) ([\d.]+) ([\d.]+) ([\d.]+)", done.stdout)
     if not found:
         raise SystemExit(f"unexpected wrk output:\n{done.stdout}\n{done.stderr}")
@@ -78,9 +79,9 @@ def main() -> None:
         tiles = len(check.json()["tiles"])
         results = {"/v1/score": run_wrk(f"{server.url}/v1/score", score, args.seconds, args.connections),
                    "/v1/scan": run_wrk(f"{server.url}/v1/scan", scan, args.seconds, args.connections)}
-    detector = "fake detector" if args.fake else "shipped ONNX model"
-    print(f"wrk -t2 -c{args.connections} -d{args.seconds}s, {detector}, scan photo {len(photo) // 1024} KB "
-          f"({tiles} tiles read), {os.cpu_count()} cores")
+    detector = "fake detector" if args.fake else f"model {os.environ.get('MCR_MODEL', 'shipped')}"
+    print(f"wrk -t{min(2, args.connections)} -c{args.connections} -d{args.seconds}s, {detector}, "
+          f"scan photo {len(photo) // 1024} KB ({tiles} tiles read), {os.cpu_count()} cores")
     print("| endpoint | requests | errors | req/s | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| `{name}` | {r['requests']} | {r['errors']} | {r['rps']:.1f} | {r['p50']:.0f} | {r['p95']:.0f} | "
