@@ -112,6 +112,11 @@ def _put_meld(rng: np.random.Generator, row: Row, meld: Meld, group: int) -> Non
             row.stack_behind_last(meld.tiles[3], group, 3)
 
 
+def _touching(rng: np.random.Generator) -> float:
+    """The gap between neighbouring tiles of a group: touching or nearly."""
+    return float(rng.uniform(0.0, 0.04))
+
+
 def _hand(rng: np.random.Generator, available: Available) -> Hand:
     """A random hand drawn only with faces the style has (styles lack at most a few)."""
     for _ in range(200):
@@ -126,18 +131,17 @@ def hand_layout(rng: np.random.Generator, aspect: float, available: Available) -
     hand = _hand(rng, available)
     groups: list[Group] = []
     row = Row(aspect, front=aspect)
-    gap = lambda: float(rng.uniform(0.0, 0.04))  # noqa: E731 - tiles touching or nearly
     if hand.flowers:
         groups.append(Group("flowers", "flowers", hand.flowers))
         for i, code in enumerate(hand.flowers):
-            row.put(code, 0, i, gap=gap() if i else 0.0)
+            row.put(code, 0, i, gap=_touching(rng) if i else 0.0)
         row.x += float(rng.uniform(0.3, 1.2))
     concealed = list(hand.concealed)
     if rng.random() < 0.15:  # not every player sorts the hand
         concealed = [concealed[i] for i in rng.permutation(len(concealed))]
     groups.append(Group("concealed", "concealed", tuple(concealed)))
     for i, code in enumerate(concealed):
-        row.put(code, len(groups) - 1, i, gap=gap() if i else 0.0)
+        row.put(code, len(groups) - 1, i, gap=_touching(rng) if i else 0.0)
     groups.append(Group("winning", "winning", (hand.win_tile,)))
     apart = 0.0 if rng.random() < 0.35 else float(rng.uniform(0.15, 0.7))
     row.put(hand.win_tile, len(groups) - 1, 0, gap=apart if concealed else 0.0)
@@ -168,8 +172,8 @@ def _random_codes(rng: np.random.Generator, n: int, back_share: float, available
 
 
 def _placed(code: str, x: float, y: float, angle: float = 0.0) -> Placed:
-    return Placed(BACK.code, x, y, face_down=True, angle=angle) if code == BACK.code else Placed(code, x, y,
-                                                                                                angle=angle)
+    """A loose tile; ``back`` means face down (its face is unknown, so its code stays ``back``)."""
+    return Placed(code, x, y, face_down=code == BACK.code, angle=angle)
 
 
 def loose_layout(rng: np.random.Generator, aspect: float, available: Available) -> Layout:

@@ -20,6 +20,7 @@ from scoring.tiles import tile
 
 PAD = 4  # plane pixels around the content
 SHAPES = ((1.0, 1.0), (1.0, 0.75), (0.75, 1.0))  # photo width, height as shares of the long side
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in photo pixels
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class Label:
     """A YOLO box in photo pixels around a visible tile face."""
 
     cls: int
-    box: tuple[float, float, float, float]  # x0, y0, x1, y1
+    box: Box  # x0, y0, x1, y1
 
 
 @dataclass(frozen=True)
@@ -75,32 +76,19 @@ class Renderer:
         hom = hom_units @ np.linalg.inv(to_plane)
         plane_size = (int(np.ceil((x1 - x0) * px)) + 2 * PAD, int(np.ceil((y1 - y0) * px)) + 2 * PAD)
 
-        used = {p.shown for p in layout.tiles}
-        tops = tilebody.tops({c: f for c, f in style_faces.items() if c in used}, body,
-                             (max(4, round(px)), max(4, round(px * layout.aspect))))
-        plane = np.zeros((plane_size[1], plane_size[0], 4), np.float32)
-        quads = [(c - (x0, y0)) * px + PAD for c in corners]
-        for i in sorted(range(len(quads)), key=lambda i: quads[i][:, 1].max()):
-            p = layout.tiles[i]
-            tilebody.draw_tile(plane, tops[p.shown], quads[i], body, p.face_down, body.thickness * px)
-
+        plane, quads = _draw_plane(layout, body, style_faces, corners, (x0, y0), plane_size, px)
         photo, coverage = self._compose(rng, plane, hom, size, px)
         seen = [cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0] for q in quads]
         boxes = [_box(q, size) for q in seen]
         if rng.random() < 0.15:
             photo, coverage = occlude(rng, photo, coverage, seen)
         photo = camera.degrade(rng, camera.light(rng, photo, coverage))
-        labels: list[Label] = []
-        label_of: list[int | None] = []
-        for p, b in zip(layout.tiles, boxes):
-            label_of.append(len(labels) if b else None)
-            if b:
-                labels.append(Label(tile(p.shown).index, b))
+        labels, label_of = _labels(layout, boxes)
         truth = None
         if layout.hand:
             truth = _ground_truth(layout, boxes, label_of, style, size)
             truth["camera"] = {"elevation": round(elevation, 1), "rotation": round(turned, 1)}
-        return Scene(photo, tuple(labels), int(rng.integers(55, 96)), style, layout.name, truth, coverage)
+        return Scene(photo, labels, int(rng.integers(55, 96)), style, layout.name, truth, coverage)
 
     @staticmethod
     def _compose(rng: np.random.Generator, plane: np.ndarray, hom: np.ndarray, size: tuple[int, int],
@@ -118,7 +106,32 @@ class Renderer:
         return bg * keep[:, :, None] + layer[:, :, :3], alpha
 
 
-def _box(quad: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+def _draw_plane(layout: Layout, body: tilebody.Body, style_faces: faces.Faces, corners: list[np.ndarray],
+                origin: tuple[float, float], plane_size: tuple[int, int], px: float) -> tuple[np.ndarray, list]:
+    """The table plane (BGRA float) with every tile drawn far to near, and each tile's top in plane pixels."""
+    used = {p.shown for p in layout.tiles}
+    tops = tilebody.tops({c: f for c, f in style_faces.items() if c in used}, body,
+                         (max(4, round(px)), max(4, round(px * layout.aspect))))
+    plane = np.zeros((plane_size[1], plane_size[0], 4), np.float32)
+    quads = [(c - origin) * px + PAD for c in corners]
+    for i in sorted(range(len(quads)), key=lambda i: quads[i][:, 1].max()):
+        p = layout.tiles[i]
+        tilebody.draw_tile(plane, tops[p.shown], quads[i], body, p.face_down, body.thickness * px)
+    return plane, quads
+
+
+def _labels(layout: Layout, boxes: list[Box | None]) -> tuple[tuple[Label, ...], list[int | None]]:
+    """A label per tile with a box, and for each tile its label's line number (None when unlabelled)."""
+    labels: list[Label] = []
+    line_of: list[int | None] = []
+    for p, b in zip(layout.tiles, boxes):
+        line_of.append(len(labels) if b else None)
+        if b:
+            labels.append(Label(tile(p.shown).index, b))
+    return tuple(labels), line_of
+
+
+def _box(quad: np.ndarray, size: tuple[int, int]) -> Box | None:
     """The quad's box clipped to the photo, or None when less than half of it is inside."""
     x0, y0 = quad.min(axis=0)
     x1, y1 = quad.max(axis=0)
@@ -128,7 +141,7 @@ def _box(quad: np.ndarray, size: tuple[int, int]) -> tuple[float, float, float, 
     return float(cx0), float(cy0), float(cx1), float(cy1)
 
 
-def _ground_truth(layout: Layout, boxes: list[tuple[float, float, float, float] | None],
+def _ground_truth(layout: Layout, boxes: list[Box | None],
                   label_of: list[int | None], style: str, size: tuple[int, int]) -> dict[str, Any]:
     assert layout.hand is not None
     order: dict[int, int] = {}  # left-to-right index of each hand tile along its row
