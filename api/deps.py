@@ -45,7 +45,7 @@ def current_settings(app: FastAPI) -> Settings:
 
 
 async def in_pool(request: Request, work: Callable[..., T], *args: object) -> T:
-    """Run CPU work (decoding, inference, scoring) on a worker thread; at most ``inference_workers``
+    """Run photo work (decoding, inference, layout) on a worker thread; at most ``inference_workers``
     at once per process, so the event loop keeps answering while photos are processed."""
     state = request.app.state
     if getattr(state, "limiter", None) is None:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
 from api.cli.score import answer_request
-from api.deps import in_pool
 from api.schemas import HandRequest, ParsedHand, Problem, Score, ScoreRequest
 from scoring import format_hand
 from scoring.request import read_request
@@ -17,15 +16,15 @@ HAND_PROBLEMS: dict[int | str, dict[str, Any]] = {
     422: {"model": Problem, "description": "bad notation, unknown tile, impossible hand or situation"}}
 
 
-@router.post("/score", operation_id="score", response_model=Score,
-             responses=HAND_PROBLEMS)
-async def score_hand(body: ScoreRequest, request: Request) -> dict[str, Any]:
+@router.post("/score", operation_id="score", response_model=Score, responses=HAND_PROBLEMS)
+def score_hand(body: ScoreRequest) -> dict[str, Any]:
     """Score a finished hand under MCR; a hand that is not a win (or under 8) is a result, not an error."""
-    return await in_pool(request, answer_request, body.to_request(), True)
+    # A plain def: FastAPI runs it on its general thread pool, so a rescore never queues behind photos.
+    return answer_request(body.to_request(), raise_errors=True)
 
 
 @router.post("/hand", operation_id="hand", response_model=ParsedHand, responses=HAND_PROBLEMS)
-async def parse(body: HandRequest) -> dict[str, Any]:
+def parse(body: HandRequest) -> dict[str, Any]:
     """Check a hand and give it in both forms (notation and Hand JSON), without scoring it."""
     hand, _ = read_request(body.to_request())
     return {"notation": format_hand(hand), **hand.to_json()}
