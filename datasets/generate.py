@@ -88,14 +88,19 @@ def _count(results: Iterator[int], n: int, progress: Callable[[int, int], None] 
 
 
 class ProgressBar:
-    """A one-line progress bar with the rate, redrawn on stderr."""
+    """A one-line progress bar with the rate, redrawn on stderr; into a log file (not a terminal) it
+    writes a plain line at every tenth instead."""
 
     def __init__(self, width: int = 30) -> None:
         self.width, self.start = width, time.monotonic()
+        self.live = sys.stderr.isatty()
 
     def __call__(self, done: int, total: int) -> None:
         rate = done / max(time.monotonic() - self.start, 1e-9)
-        fill = round(self.width * done / max(total, 1))
-        end = "\n" if done == total else ""
-        print(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} {rate:.1f} scenes/s", end=end,
-              file=sys.stderr, flush=True)
+        if self.live:
+            fill = round(self.width * done / max(total, 1))
+            end = "\n" if done == total else ""
+            print(f"\r[{'#' * fill}{'.' * (self.width - fill)}] {done}/{total} {rate:.1f} scenes/s", end=end,
+                  file=sys.stderr, flush=True)
+        elif done == total or done * 10 // total != (done - 1) * 10 // total:
+            print(f"{done}/{total} scenes, {rate:.1f} scenes/s", file=sys.stderr, flush=True)

@@ -35,3 +35,13 @@ def test_synth_face_sheets_and_scene_sheet(styles: tuple[str, ...], tmp_path: Pa
 def test_synth_needs_n_and_out(capsys: pytest.CaptureFixture) -> None:
     assert main(["synth"]) == 2
     assert "give --n and --out" in capsys.readouterr().err
+
+
+def test_progress_into_a_log_writes_a_line_per_tenth(capsys: pytest.CaptureFixture) -> None:
+    from datasets.generate import ProgressBar
+
+    bar = ProgressBar()
+    for done in range(1, 201):
+        bar(done, 200)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 10 and lines[-1].startswith("200/200 scenes")
