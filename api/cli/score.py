@@ -107,6 +107,12 @@ def stream(lines: TextIO, out: TextIO) -> int:
     return 0
 
 
+def _reading_line(reading: dict[str, Any]) -> str:
+    """The chosen reading: its sets, the claimed ones (or a pung finished by a discard) marked."""
+    sets = " ".join(f"{s['tiles']}{'' if s['concealed'] else '*'}" for s in reading["sets"])
+    return f"Reading ({reading['form'].replace('_', ' ')}): {sets}   (* = melded)"
+
+
 def _pad(text: str, width: int) -> str:
     """Left-align text whose Chinese characters take two terminal columns each."""
     wide = sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
@@ -127,6 +133,8 @@ def table(answer: dict[str, Any]) -> str:
     if answer["fans"]:
         lines.append(f"  {'fans (without flowers)':<36} {'':<10}{answer['fan_points']:>4}")
         lines.append(f"  {'total':<36} {'':<10}{answer['total']:>4}")
+    if answer["reading"]:
+        lines.append("\n" + _reading_line(answer["reading"]))
     if answer["error"] == "under_8":
         lines.append(f"\nOnly {answer['fan_points']} point(s) without flowers: under 8, a false win.")
     verdict = "Payouts" if answer["is_win"] else "False win: the caller pays 10 to each other player"

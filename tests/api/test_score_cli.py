@@ -15,6 +15,7 @@ def test_table_shows_fans_in_english_and_chinese_total_and_payouts(capsys):
     assert "Mixed Triple Chow" in out and "三色三同顺" in out
     assert "total" in out and "12" in out
     assert "Payouts: E -20  S +36  W -8  N -8" in out
+    assert "Reading (regular): 234p 567p 11s 567m* 567s*" in out
 
 
 def test_json_has_the_result_and_the_situation(capsys):
