@@ -15,7 +15,7 @@ const state = {
   groups: [],              // {role, from, concealed, tiles: [{code, box}]}; box indexes the scan's tiles
   scan: null,              // the last /v1/scan answer
   doubtful: new Set(),     // box indices the scan doubts
-  situation: { win: "discard", seat_wind: "E", prevalent_wind: "E", last_of_kind: false,
+  situation: { win: "discard", seat_wind: "E", prevalent_wind: "E", discarder: null, last_of_kind: false,
                kong_replacement: false, robbing_kong: false, last_wall_tile: false },
   flowers: null,           // a flower count set by hand, or null to count the flower tiles
 };
@@ -34,9 +34,14 @@ const postJson = (path, body) => api(path, { method: "POST", headers: { "Content
 
 function situationFields() {
   const fields = { ...state.situation };
+  if (fields.win === "self_drawn" || fields.discarder === fields.seat_wind) fields.discarder = null;
+  if (fields.discarder === null) delete fields.discarder;  // the API's default: the winner's left
   if (state.flowers !== null) fields.flowers = state.flowers;
   return fields;
 }
+
+/** The seat on the winner's left, who plays just before them: the usual discarder. */
+const leftOf = (seat) => WINDS[(WINDS.indexOf(seat) + 3) % 4];
 
 // ---- the hand as groups ------------------------------------------------------------------------
 
@@ -370,11 +375,22 @@ function setupSituation() {
     document.querySelector(`.segmented[data-field="${field}"]`).innerHTML =
       WINDS.map((w) => `<button type="button" data-value="${w}">${WIND_NAMES[w]}</button>`).join("");
   }
-  const pressSegments = () => document.querySelectorAll(".segmented").forEach((seg) => {
-    seg.querySelectorAll("button").forEach((b) => {
-      b.setAttribute("aria-pressed", String(state.situation[seg.dataset.field] === b.dataset.value));
+  document.querySelector('.segmented[data-field="discarder"]').innerHTML =
+    WINDS.map((w) => `<button type="button" data-value="${w}">${WIND_NAMES[w]}</button>`).join("");
+  const pressSegments = () => {
+    const { seat_wind: seat, win } = state.situation;
+    if (state.situation.discarder === seat) state.situation.discarder = null;
+    const discarder = state.situation.discarder ?? leftOf(seat);
+    document.querySelectorAll(".segmented").forEach((seg) => {
+      const field = seg.dataset.field;
+      seg.querySelectorAll("button").forEach((b) => {
+        const value = field === "discarder" ? discarder : state.situation[field];
+        b.setAttribute("aria-pressed", String(value === b.dataset.value));
+        if (field === "discarder") b.disabled = b.dataset.value === seat;
+      });
     });
-  });
+    $("#discarder-field").hidden = win === "self_drawn";
+  };
   document.querySelectorAll(".segmented button").forEach((button) => button.addEventListener("click", () => {
     state.situation[button.parentElement.dataset.field] = button.dataset.value;
     pressSegments();

@@ -26,7 +26,8 @@ from tests.api.conftest import HAND, LiveServer, encode
 REPORT = """
 done = function(summary, latency, requests)
   io.write(string.format("RESULT %d %d %d %.1f %.1f %.1f\\n", summary.requests, summary.duration,
-    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout,
+    summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write
+      + summary.errors.timeout,
     latency:percentile(50) / 1000, latency:percentile(95) / 1000, latency:percentile(99) / 1000))
 end
 """

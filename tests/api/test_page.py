@@ -78,12 +78,19 @@ def test_upload_then_correct_a_tile_and_the_score_follows(page):
 def test_situation_toggles_rescore(page):
     page.set_input_files("#photo", str(page.photo))
     page.wait_for_selector("#score-section:not([hidden])")
+    total = total_of(READ)
+    assert page.inner_text('#payouts .seat[data-seat="N"] b') == str(-(8 + total))  # the winner's left
+    page.click('.segmented[data-field="discarder"] button[data-value="W"]')
+    west = """document.querySelector('#payouts .seat[data-seat="W"] b').textContent"""
+    page.wait_for_function(f"{west} === '{-(8 + total)}'")
+    assert page.inner_text('#payouts .seat[data-seat="N"] b') == "-8"
     page.click('.segmented[data-field="win"] button[data-value="self_drawn"]')
     drawn = total_of(READ, win="self_drawn")
     page.wait_for_function(f"document.querySelector('#total').textContent === '{drawn}'")
     page.click("#flowers-up")
     page.wait_for_function(f"document.querySelector('#total').textContent === '{drawn + 1}'")
     assert page.inner_text('#payouts .seat[data-seat="S"] b') == str(-(8 + drawn + 1))
+    assert page.is_hidden("#discarder-field")  # no discarder for a self-drawn win
 
 
 def test_moving_a_tile_to_a_meld_and_a_typed_hand(page):
