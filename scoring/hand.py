@@ -9,7 +9,7 @@ public contract shared by the scorer, the photo pipeline, the synthetic generato
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -44,6 +44,7 @@ class MeldKind(str, Enum):
 
 WINDS: tuple[Tile, ...] = tuple(tile(c) for c in "ESWN")
 HAND_SIZE = 14
+FROM_FACES = -1  # Hand.flower_count: count the flower faces given
 SETS_PER_HAND = 4
 
 
@@ -113,20 +114,20 @@ class Hand:
     """A finished hand: standing tiles (without the winning tile), melds, the winning tile, flowers.
 
     ``flowers`` holds the flower/season faces when known; ``flower_count`` is how many were drawn
-    (defaults to ``len(flowers)``; larger when only a count was given).
+    (``FROM_FACES``, the default, means ``len(flowers)``; larger when only a count was given).
     """
 
     concealed: tuple[Tile, ...]
     melds: tuple[Meld, ...]
     win_tile: Tile
     flowers: tuple[Tile, ...] = ()
-    flower_count: int = field(default=-1)
+    flower_count: int = FROM_FACES
 
     def __post_init__(self) -> None:
         # Canonical order, so two reports of the same tiles are equal hands.
         object.__setattr__(self, "concealed", tuple(sorted(self.concealed, key=_index)))
         object.__setattr__(self, "flowers", tuple(sorted(self.flowers, key=_index)))
-        if self.flower_count == -1:
+        if self.flower_count == FROM_FACES:
             object.__setattr__(self, "flower_count", len(self.flowers))
         _validate_hand(self)
 
@@ -163,12 +164,19 @@ class Hand:
         tiles = _codes(data.get("concealed", []), "concealed")
         win = _codes([data["win_tile"]], "win_tile")[0]
         if isinstance(flowers, int):
-            return cls(tiles, tuple(_meld_from_json(m) for m in melds), win, (), flowers)
+            return cls(tiles, tuple(_meld_from_json(m) for m in melds), win, (), check_flower_count(flowers))
         return cls(tiles, tuple(_meld_from_json(m) for m in melds), win, _codes(flowers, "flowers"))
 
 
 def _index(t: Tile) -> int:
     return t.index
+
+
+def check_flower_count(n: int) -> int:
+    """A flower count given by a user: 0-8."""
+    if not 0 <= n <= 8:
+        raise HandError(f"flower count {n}: must be 0-8")
+    return n
 
 
 def _codes(values: Any, where: str) -> tuple[Tile, ...]:

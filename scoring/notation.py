@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError
+from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.tiles import Tile, tile
 
 _TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
@@ -86,7 +86,7 @@ def parse_hand(text: str, flowers: int | None = None) -> Hand:
         (bonus if tiles[0].is_bonus else standing).extend(tiles)
     if not standing:
         raise TileCountError(f"no standing tiles in {text!r}: the last tile written is the winning tile")
-    count = len(bonus) if flowers is None else flowers
+    count = len(bonus) if flowers is None else check_flower_count(flowers)
     return Hand(tuple(standing[:-1]), tuple(melds), standing[-1], tuple(bonus), count)
 
 

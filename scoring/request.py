@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from scoring.hand import Hand, HandError, Situation
+from scoring.hand import Hand, HandError, Situation, check_flower_count
 from scoring.notation import parse_hand
 from scoring.tiles import tile
 
@@ -46,7 +46,7 @@ def with_flowers(hand: Hand, flowers: Any) -> Hand:
     if isinstance(flowers, bool) or not isinstance(flowers, (int, list)):
         raise HandError("flowers must be a count 0-8 or a list of 1f-8f")
     if isinstance(flowers, int):
-        return replace(hand, flowers=(), flower_count=flowers)
+        return replace(hand, flowers=(), flower_count=check_flower_count(flowers))
     if not all(isinstance(f, str) for f in flowers):
         raise HandError("flowers must be a list of flower codes 1f-8f")
     faces = tuple(tile(f) for f in flowers)

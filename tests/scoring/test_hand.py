@@ -40,9 +40,10 @@ def test_a_fifth_copy_spread_over_melds_is_refused():
         parse_hand("[111m,1][123m,1]1m456p789s9s")
 
 
-def test_flower_count_bounds():
+@pytest.mark.parametrize("count", [9, -1])
+def test_flower_count_bounds(count):
     with pytest.raises(HandError, match="0-8"):
-        parse_hand("123m456p789s111p9s9s", flowers=9)
+        parse_hand("123m456p789s111p9s9s", flowers=count)
 
 
 def test_standing_flower_is_refused():
