@@ -54,48 +54,49 @@ def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:
     return float(np.sqrt(abs(ax * by - ay * bx)) / 1e-2)
 
 
-def light(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.ndarray:
-    """Coloured, uneven light, and sometimes a glare spot that shines most on the glossy tiles
-    (``gloss``: a float mask, 1 on tiles). Float BGR in, float BGR out."""
+def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.ndarray:
+    """Turn the scene (float BGR) into a phone photo (uint8): focus blur, motion blur or the phone's
+    sharpening; coloured, uneven light with vignetting; sometimes a glare spot that shines most on the
+    glossy tiles (``gloss``: 1 on tiles); then sensor noise."""
+    img = _optics(rng, img)
     h, w = img.shape[:2]
     colour = np.array([rng.uniform(0.8, 1.1), rng.uniform(0.9, 1.05), rng.uniform(0.85, 1.15)], np.float32)
+    colour *= np.float32(rng.uniform(0.7, 1.15))
+    # the light's gain varies smoothly, so it is built at an eighth of the size
+    sw, sh = w // 8 + 1, h // 8 + 1
     gx, gy = rng.normal(0, 0.35, 2).astype(np.float32)
-    ramp = 1 + gx * np.linspace(-0.5, 0.5, w, dtype=np.float32)[None, :] \
-        + gy * np.linspace(-0.5, 0.5, h, dtype=np.float32)[:, None]
-    out = img * (colour * np.float32(rng.uniform(0.7, 1.15)))
-    out *= ramp[:, :, None]
-    if rng.random() < 0.3:  # drawn at quarter size: it is blurred anyway
-        sw, sh = max(2, w // 4), max(2, h // 4)
-        spot = np.zeros((sh, sw), np.float32)
-        axes = (int(rng.uniform(0.03, 0.15) * sw) + 1, int(rng.uniform(0.02, 0.08) * sh) + 1)
-        cv2.ellipse(spot, (int(rng.uniform(0, sw)), int(rng.uniform(0, sh))), axes, float(rng.uniform(0, 180)),
+    gain = 1 + gx * np.linspace(-0.5, 0.5, sw, dtype=np.float32)[None, :] \
+        + gy * np.linspace(-0.5, 0.5, sh, dtype=np.float32)[:, None]
+    if rng.random() < 0.4:  # lens vignetting
+        fall = cv2.getGaussianKernel(sh, sh / 1.25) @ cv2.getGaussianKernel(sw, sw / 1.25).T
+        gain *= (1 - float(rng.uniform(0.15, 0.45)) * (1 - fall / fall.max())).astype(np.float32)
+    img *= cv2.resize(gain, (w, h))[:, :, None] * colour
+    if rng.random() < 0.3:  # glare, drawn at quarter size: it is blurred anyway
+        qw, qh = max(2, w // 4), max(2, h // 4)
+        spot = np.zeros((qh, qw), np.float32)
+        axes = (int(rng.uniform(0.03, 0.15) * qw) + 1, int(rng.uniform(0.02, 0.08) * qh) + 1)
+        cv2.ellipse(spot, (int(rng.uniform(0, qw)), int(rng.uniform(0, qh))), axes, float(rng.uniform(0, 180)),
                     0, 360, 1.0, -1)
         spot = cv2.resize(cv2.GaussianBlur(spot, (0, 0), max(axes) / 2), (w, h))
-        out += (spot * (0.2 + 0.8 * gloss) * np.float32(rng.uniform(60, 180)))[:, :, None]
-    return out
+        img += (spot * (0.2 + 0.8 * gloss) * np.float32(rng.uniform(60, 180)))[:, :, None]
+    sigma = float(rng.uniform(0, 7))
+    if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
+        img += rng.standard_normal((h, w), dtype=np.float32)[:, :, None] * sigma
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def degrade(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
-    """Focus blur, motion blur or sharpening, vignetting, then sensor noise; returns uint8."""
+def _optics(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
     roll = rng.random()
     if roll < 0.35:
-        sigma = float(rng.uniform(0.4, 1.3))
-        img = cv2.GaussianBlur(img, (0, 0), sigma)
-    elif roll < 0.5:
+        return cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.3)))
+    if roll < 0.5:
         k = int(rng.integers(3, 7))
         kernel = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1.0 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
-        img = cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
-    elif roll < 0.75:  # the phone's own sharpening, with its faint halos
+        return cv2.filter2D(img, -1, kernel / max(kernel.sum(), 1e-6))
+    if roll < 0.75:  # the phone's own sharpening, with its faint halos
         soft = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(1.0, 2.5)))
-        img = cv2.addWeighted(img, 1.5, soft, -0.5, 0)
-    if rng.random() < 0.4:  # lens vignetting
-        h, w = img.shape[:2]
-        fall = cv2.getGaussianKernel(h, h * 0.8) @ cv2.getGaussianKernel(w, w * 0.8).T
-        img *= (1 - float(rng.uniform(0.15, 0.45)) * (1 - fall / fall.max())).astype(np.float32)[:, :, None]
-    sigma = float(rng.uniform(0, 7))
-    if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
-        img += rng.standard_normal(img.shape[:2], dtype=np.float32)[:, :, None] * sigma
-    return np.clip(img, 0, 255).astype(np.uint8)
+        return cv2.addWeighted(img, 1.5, soft, -0.5, 0)
+    return img

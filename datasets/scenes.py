@@ -12,13 +12,14 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets import camera, faces, tilebody
+from datasets import camera, faces, props, tilebody
 from datasets.backgrounds import background
 from datasets.layouts import LAYOUTS, Layout, make_layout
 from datasets.occluders import occlude
 from scoring.tiles import tile
 
 PAD = 4  # plane pixels around the content
+TRAY_DEPTH = 0.35  # a tray's visible side, as a share of a tile's
 SHAPES = ((1.0, 1.0), (1.0, 0.75), (0.75, 1.0))  # photo width, height as shares of the long side
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in photo pixels
 
@@ -69,6 +70,11 @@ class Renderer:
         x0, y0 = allc.min(axis=0)
         x1, y1 = allc.max(axis=0)
         y1 += body.thickness
+        tray = None
+        if layout.name in ("hand", "grid") and rng.random() < 0.35:  # tiles laid out on a tray
+            tray = props.tray_extent(rng, (x0, y0, x1, y1))
+            x0, y0, x1 = min(x0, tray[0]), min(y0, tray[1]), max(x1, tray[2])
+            y1 = max(y1, tray[3] + TRAY_DEPTH * body.thickness)
         fill = float(rng.uniform(0.65, 0.97) if layout.name in ("hand", "grid") else rng.uniform(0.6, 1.15))
         hom_units, turned = camera.homography(rng, (x0, y0, x1, y1), size, elevation, fill)
         px = float(np.clip(camera.local_scale(hom_units, ((x0 + x1) / 2, (y0 + y1) / 2)) * 1.25, 8, 120))
@@ -77,12 +83,20 @@ class Renderer:
         plane_size = (int(np.ceil((x1 - x0) * px)) + 2 * PAD, int(np.ceil((y1 - y0) * px)) + 2 * PAD)
 
         plane, quads = _draw_plane(layout, body, style_faces, corners, (x0, y0), plane_size, px)
+        tiles_only = None
+        if tray is not None:
+            tiles_only = plane[:, :, 3].copy()
+            rect = (np.array(tray) - (x0, y0, x0, y0)) * px + PAD
+            under = props.tray_layer(rng, plane.shape[:2], rect, TRAY_DEPTH * body.thickness * px)
+            plane += under * (1 - tiles_only)[:, :, None]
         photo, coverage = self._compose(rng, plane, hom, size, px)
+        if tiles_only is not None:
+            coverage = cv2.warpPerspective(tiles_only, hom, size, flags=cv2.INTER_LINEAR)
         seen = [cv2.perspectiveTransform(q[None].astype(np.float32), hom)[0] for q in quads]
         boxes = [_box(q, size) for q in seen]
         if rng.random() < 0.15:
             photo, coverage = occlude(rng, photo, coverage, seen)
-        photo = camera.degrade(rng, camera.light(rng, photo, coverage))
+        photo = camera.develop(rng, photo, coverage)
         labels, label_of = _labels(layout, boxes)
         truth = None
         if layout.hand:
@@ -97,6 +111,7 @@ class Renderer:
         layer = cv2.warpPerspective(plane, hom, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
         alpha = layer[:, :, 3]
         bg = background(rng, *size)
+        props.clutter(rng, bg)
         # the soft shadow is computed at quarter size: it is a blur anyway
         quarter = (max(2, size[0] // 4), max(2, size[1] // 4))
         shift = np.float32([[1, 0, rng.normal(0, 0.02 * px)], [0, 1, abs(rng.normal(0.025 * px, 0.02 * px))]])
