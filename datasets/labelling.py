@@ -33,7 +33,6 @@ from datasets.formats import coco, labelstudio, yolo
 from datasets.label_summary import Failure, summarise
 from scoring.tiles import tile
 from vision.detections import TileDetections
-from vision.detector import load_image
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 FORMATS = ("yolo", "coco", "labelstudio")
@@ -137,9 +136,9 @@ _REDUCED_DECODES = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLO
 
 
 def jpeg_frame_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header, as stored (before EXIF rotation); None if not found."""
+    """(width, height) from a JPEG's frame header, as stored (before EXIF rotation); None if not a JPEG."""
     i = 2
-    while i + 9 <= len(data) and data[i] == 0xFF:
+    while data[:2] == b"\xff\xd8" and i + 9 <= len(data) and data[i] == 0xFF:
         marker = data[i + 1]
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # SOFn, not DHT/JPG/DAC
             return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
@@ -166,19 +165,25 @@ class Photo:
 
 def read_photo(path: Path, input_size: int | None) -> Photo:
     """A photo, EXIF-upright; a large JPEG is decoded at the smallest scale that still fills the
-    detector's ``input_size``, so the detector sees what it would after shrinking the whole photo."""
-    if input_size and path.suffix.lower() in (".jpg", ".jpeg"):
-        data = path.read_bytes()
-        stored = jpeg_frame_size(data)
-        fitting = [(k, flag) for k, flag in _REDUCED_DECODES if stored and max(stored) // k >= input_size]
-        if stored and fitting:
-            (w, h), (k, flag) = stored, fitting[0]
-            pixels = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
-            straight, turned = (-(-h // k), -(-w // k)), (-(-w // k), -(-h // k))  # libjpeg rounds up
-            if pixels is not None and straight != turned and pixels.shape[:2] in (straight, turned):
-                return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)))
-            # undecodable, or rotation not told apart by the size: read it whole, as below
-    pixels = load_image(path)
+    detector's ``input_size``, so the detector sees what it would after shrinking the whole photo.
+
+    Decoding from memory (``imdecode``) refuses a truncated file, where ``imread`` would quietly fill
+    the missing part with grey and the labels would describe half a photo.
+    """
+    data = path.read_bytes()
+    buffer = np.frombuffer(data, np.uint8)
+    stored = jpeg_frame_size(data)
+    fitting = [(k, flag) for k, flag in _REDUCED_DECODES if input_size and stored and max(stored) // k >= input_size]
+    if stored and fitting:
+        (w, h), (k, flag) = stored, fitting[0]
+        pixels = cv2.imdecode(buffer, flag)
+        straight, turned = (-(-h // k), -(-w // k)), (-(-w // k), -(-h // k))  # libjpeg rounds up
+        if pixels is not None and straight != turned and pixels.shape[:2] in (straight, turned):
+            return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)))
+        # undecodable, or rotation not told apart by the size: decode it whole, as below
+    pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
+    if pixels is None:
+        raise ValueError("not an image (unreadable, truncated or unsupported format)")
     return Photo(pixels, pixels.shape[1], pixels.shape[0])
 
 
@@ -188,8 +193,6 @@ _detector: Detect | None = None  # this worker process's detector, made once by 
 def _start_worker(factory: DetectorFactory) -> None:
     global _detector
     _detector = factory()
-    if multiprocessing.parent_process() is not None:
-        cv2.setNumThreads(1)  # one worker per core already: OpenCV's own threads would only contend
 
 
 def label_image(job: Job, image: str) -> Outcome:

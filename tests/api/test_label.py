@@ -175,6 +175,56 @@ def test_exif_orientation_is_honoured(tmp_path):
     assert (record.width, record.height) == (40, 60)
 
 
+class FindsBright:
+    """A fake detector with an input size, so large JPEGs reach it decoded at reduced scale: one tile
+    around the bright pixels."""
+
+    size = 300
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, ...]] = []
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.seen.append(image.shape)
+        ys, xs = np.nonzero(image.max(axis=2) > 128)
+        if not len(xs):
+            return TileDetections.empty()
+        return TileDetections([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], [0.9], [0])
+
+
+@pytest.mark.parametrize(
+    ("orientation", "decoded", "size", "box"),
+    [
+        (1, (300, 400), (1600, 1200), (800, 400, 960, 640)),
+        (6, (400, 300), (1200, 1600), (1200 - 640, 800, 1200 - 400, 960)),  # turned 90 degrees clockwise
+    ],
+)
+def test_large_jpeg_is_decoded_small_and_boxes_come_back_in_photo_pixels(tmp_path, orientation, decoded, size, box):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    image = np.zeros((1200, 1600, 3), np.uint8)
+    image[400:640, 800:960] = 255
+    (photos / "big.jpg").write_bytes(jpeg_with_orientation(image, orientation))
+    detector = FindsBright()
+    run(photos, tmp_path / "out", "coco", detector)
+    assert detector.seen == [(*decoded, 3)]  # a quarter of each side: the largest step that still fills 300 px
+    record = read_record(record_path(tmp_path / "out", "big.jpg"))
+    assert (record.width, record.height) == size
+    np.testing.assert_allclose(record.detections.xyxy[0], box, atol=8)
+
+
+@pytest.mark.parametrize("detector", [FindsBright, SeesMiddle])
+def test_truncated_jpeg_is_a_reported_failure_not_half_a_photo(tmp_path, detector):
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    image = np.random.default_rng(0).integers(0, 255, (1200, 1600, 3), np.uint8)
+    whole = cv2.imencode(".jpg", image)[1].tobytes()
+    (photos / "cut.jpg").write_bytes(whole[: 2 * len(whole) // 3])  # as a copy interrupted part way
+    summary = run(photos, tmp_path / "out", "coco", detector())
+    assert summary["failures"] == [
+        {"image": "cut.jpg", "error": "not an image (unreadable, truncated or unsupported format)"}]
+
+
 def test_doubtful_photos_come_first(tmp_path):
     photos = tmp_path / "photos"
     photos.mkdir()
