@@ -1,5 +1,5 @@
-"""Tile faces cut from sprite sheets: xmahjongg's ``real.gif`` (scans of real tiles) and the
-``gnome-mahjongg`` themes. The cell orders below were read off each sheet by eye.
+"""Tile faces cut from sprite sheets: xmahjongg's ``real.gif`` (scans of real tiles) and its two
+"Dorothy" sets, and the ``gnome-mahjongg`` themes. The cell orders below were read off each sheet by eye.
 """
 
 from __future__ import annotations
@@ -16,6 +16,11 @@ _SUITS = [f"{r}{s}" for s in "psm" for r in range(1, 10)]
 # xmahjongg real.gif: 9 x 5 cells; the 9th cell of row 4 holds credits and row 5's last is blank.
 XMAHJONGG_ORDER = (*_SUITS, "5f", "6f", "7f", "8f", "N", "S", "E", "W", None,
                    "1f", "2f", "3f", "4f", "F", "P", "C")
+# xmahjongg dorothys.gif / dorwhite.gif: 21 x 4 cells (2 rows plain, 2 highlighted); the bonus tiles are
+# named on their faces: spring summer autumn winter, white dragon, bamboo orchid plum chrysanthemum.
+DOROTHY_ORDER = (*[f"{r}p" for r in range(1, 10)], "N", "W", "S", "E", "C", "F",
+                 *[f"{r}m" for r in range(1, 10)], *[f"{r}s" for r in range(1, 10)],
+                 "5f", "6f", "7f", "8f", "P", "4f", "2f", "1f", "3f")
 # gnome-mahjongg themes: 43 cells in a row (2 rows: plain, highlighted).
 GNOME_ORDER = (*[f"{r}p" for r in range(1, 10)], "N", "W", "S", "E", "C", "F",
                *[f"{r}m" for r in range(1, 10)], *[f"{r}s" for r in range(1, 10)],
@@ -61,9 +66,14 @@ def _source(name: str, package: str, sheet: Sheet) -> FaceSource:
 
 
 GNOME = Path("/usr/share/gnome-mahjongg/themes")
+XMAHJONGG = Path("/usr/share/games/xmahjongg/tiles")
 SOURCES: tuple[FaceSource, ...] = (
     _source("xmahjongg-real", "xmahjongg", Sheet(
-        Path("/usr/share/games/xmahjongg/tiles/real.gif"), 9, 5, XMAHJONGG_ORDER, (0.06, 0.05, 0.94, 0.95))),
+        XMAHJONGG / "real.gif", 9, 5, XMAHJONGG_ORDER, (0.06, 0.05, 0.94, 0.95))),
+    _source("xmahjongg-dorothy", "xmahjongg", Sheet(
+        XMAHJONGG / "dorothys.gif", 21, 4, DOROTHY_ORDER, (0.02, 0.02, 0.82, 0.85))),
+    _source("xmahjongg-dorwhite", "xmahjongg", Sheet(
+        XMAHJONGG / "dorwhite.gif", 21, 4, DOROTHY_ORDER, (0.02, 0.02, 0.82, 0.85))),
     _source("gnome-smooth", "gnome-mahjongg", Sheet(
         GNOME / "smooth.png", 43, 2, GNOME_ORDER, (0.11, 0.03, 0.97, 0.86))),
     # postmodern's flowers and seasons are numbered pictures with no name, its white dragon a logo.
