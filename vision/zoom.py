@@ -1,7 +1,13 @@
-"""Detection at a useful size: a hand is often a thin strip in a large photo, so when the first pass
-finds small tiles, the region holding them is cropped and read again at a higher zoom."""
+"""Detection at a useful size: a hand is often a thin strip in a large photo, and the detector reads
+its input at a few hundred pixels. When the first pass finds small tiles, the region holding them is
+read again in windows just large enough that its tiles reach a useful size in the model's input (one
+window when the region allows, else overlapping windows along the strip, only where tiles were found).
+A tile cut by a window's edge is dropped there: the overlap guarantees another window holds it whole.
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -9,32 +15,67 @@ from vision.detections import TileDetections
 from vision.detector import Detector
 
 MIN_SIDE = 28.0  # model-input pixels: tiles whose short side is smaller are read again, zoomed
-MARGIN = 1.5  # tile sizes of context kept around the tiles' region
-MIN_GAIN = 1.4  # zoom only when the crop is read at least this much larger
+MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of overlap between windows
+MIN_GAIN = 1.4  # zoom only when the tiles are read at least this much larger
+MAX_WINDOWS = 6  # at most this many extra passes
+EDGE = 2.0  # pixels: a box this close to a window's inner edge is cut by it
 
 
-def tiles_region(detections: TileDetections, height: int, width: int) -> tuple[int, int, int, int]:
-    """The box (x0, y0, x1, y1) around every tile found, with a margin, inside the photo."""
-    xyxy = detections.xyxy
-    side = float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
-    x0, y0 = np.maximum(xyxy[:, :2].min(axis=0) - MARGIN * side, 0)
-    x1, y1 = np.minimum(xyxy[:, 2:].max(axis=0) + MARGIN * side, [width, height])
-    return int(x0), int(y0), int(np.ceil(x1)), int(np.ceil(y1))
+def _windows(region: tuple[int, int, int, int], side: int, overlap: int) -> list[tuple[int, int, int, int]]:
+    """Overlapping square-ish windows of at most ``side`` pixels covering the region."""
+    x0, y0, x1, y1 = region
+    boxes = []
+    for a0, a1, axis in ((x0, x1, 0), (y0, y1, 1)):
+        n = max(1, math.ceil((a1 - a0 - overlap) / max(side - overlap, 1)))
+        step = (a1 - a0 - side) / (n - 1) if n > 1 else 0.0
+        boxes.append([(round(a0 + k * step), round(a0 + k * step) + min(side, a1 - a0)) for k in range(n)])
+    return [(xa, ya, xb, yb) for xa, xb in boxes[0] for ya, yb in boxes[1]]
+
+
+def _inside(detections: TileDetections, window: tuple[int, int, int, int], height: int, width: int) -> np.ndarray:
+    """Which boxes (full-photo pixels) are not cut by an inner edge of the window."""
+    x0, y0, x1, y1 = window
+    b = detections.xyxy
+    keep = np.ones(len(detections), bool)
+    if x0 > 0:
+        keep &= b[:, 0] > x0 + EDGE
+    if y0 > 0:
+        keep &= b[:, 1] > y0 + EDGE
+    if x1 < width:
+        keep &= b[:, 2] < x1 - EDGE
+    if y1 < height:
+        keep &= b[:, 3] < y1 - EDGE
+    return keep
 
 
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
-    """Every tile in a BGR photo, zooming in once on the tiles' region when they are read small."""
+    """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small.
+    Tiles found twice (in overlapping windows) come back twice; `vision.overlaps` keeps one."""
     found = detector(image)
     if len(found) == 0:
         return found
     height, width = image.shape[:2]
-    scale = detector.size / max(height, width)
     short = np.minimum(found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1])
-    if float(np.median(short)) * scale >= MIN_SIDE:
+    tile = float(np.median(short))
+    if tile * detector.size / max(height, width) >= MIN_SIDE:
         return found
-    x0, y0, x1, y1 = tiles_region(found, height, width)
-    if max(height, width) / max(x1 - x0, y1 - y0) < MIN_GAIN:
+    side = round(detector.size * tile / MIN_SIDE)  # a window this large shows tiles at MIN_SIDE
+    if max(height, width) / side < MIN_GAIN:
         return found
-    zoomed = detector(image[y0:y1, x0:x1])
-    shift = np.array([x0, y0, x0, y0], np.float32)
-    return TileDetections(zoomed.xyxy + shift, zoomed.confidence, zoomed.class_id)
+    margin = round(MARGIN * tile * 1.4)  # tiles are deeper than wide
+    x0, y0 = np.maximum(found.xyxy[:, :2].min(axis=0) - margin, 0).astype(int)
+    x1, y1 = np.minimum(found.xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int)
+    centres = (found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2
+    windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
+               if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
+    if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
+        windows = [(int(x0), int(y0), int(x1), int(y1))]
+    parts = []
+    for window in windows:
+        wx0, wy0, wx1, wy1 = window
+        seen = detector(image[wy0:wy1, wx0:wx1])
+        shifted = TileDetections(seen.xyxy + np.array([wx0, wy0, wx0, wy0], np.float32), seen.confidence,
+                                 seen.class_id)
+        parts.append(shifted[_inside(shifted, window, height, width)])
+    return TileDetections(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.confidence for p in parts]),
+                          np.concatenate([p.class_id for p in parts]))

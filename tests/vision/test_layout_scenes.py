@@ -73,7 +73,7 @@ def layout_scene(seed: int, index: int) -> LayoutScene:
     extent = (*allc.min(axis=0), *allc.max(axis=0))
     elevation = float(rng.uniform(35.0, 88.0))  # degrees, as `datasets.scenes` draws it
     fill = float(rng.uniform(0.65, 0.97) if layout.name == "hand" else rng.uniform(0.6, 1.15))
-    hom = camera.homography(rng, extent, SIZE, elevation, fill)
+    hom, _ = camera.homography(rng, extent, SIZE, elevation, fill)
     detections, where = photograph(layout.tiles, layout.aspect, hom, ccw)
     assert layout.hand is not None
     groups = []

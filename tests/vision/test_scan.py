@@ -13,6 +13,8 @@ from api.cli import main
 from api.cli.score import answer_request
 from scoring import Hand, Situation, format_hand
 from scoring.tiles import tile
+from tests.vision.test_layout import HAND as LONG_HAND
+from tests.vision.test_layout import NOTATION as LONG_NOTATION
 from tests.vision.test_layout import lay, shoot
 from vision.detections import TileDetections
 from vision.scan import ScanOverrides, scan, scan_detections
@@ -66,18 +68,35 @@ class SmallTiles:
         return TileDetections(self.truth.xyxy - shift, self.truth.confidence, self.truth.class_id)
 
 
+def _same_boxes(a: TileDetections, b: TileDetections) -> bool:
+    order_a, order_b = np.lexsort(a.xyxy.T[::-1]), np.lexsort(b.xyxy.T[::-1])
+    return len(a) == len(b) and np.allclose(a.xyxy[order_a], b.xyxy[order_b], atol=1) and \
+        (a.class_id[order_a] == b.class_id[order_b]).all()
+
+
 def test_small_tiles_are_read_again_zoomed_on_their_region() -> None:
     truth = shoot(lay(HAND), 10, scale=30)  # a 4000x3000 photo with tiles about 30 px wide
     photo = np.zeros((3000, 4000, 3), np.uint8)
     detector = SmallTiles(photo, truth)
     result = scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.inputs[0] == (3000, 4000) and len(detector.inputs) == 2
-    assert max(detector.inputs[1]) < 1000  # the hand's strip, read at over 4 times the zoom
-    assert np.allclose(result.detections.xyxy, truth.xyxy, atol=1)
+    assert max(detector.inputs[1]) < 1000  # the hand's region, read at over 4 times the zoom
+    assert _same_boxes(result.detections, truth)
     assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
     big = SmallTiles(photo, shoot(lay(HAND), 10, scale=200))
     scan(photo, big, Situation())  # type: ignore[arg-type]
     assert len(big.inputs) == 1  # tiles read large enough the first time
+
+
+def test_a_long_strip_is_read_in_overlapping_windows() -> None:
+    truth = shoot(lay(LONG_HAND), 0, scale=40)  # 26 tile widths: more than one window can show
+    photo = np.zeros((3000, 4000, 3), np.uint8)
+    detector = SmallTiles(photo, truth)
+    detector.size = 448
+    result = scan(photo, detector, Situation())  # type: ignore[arg-type]
+    assert len(detector.inputs) >= 3 and all(max(shape) <= 640 for shape in detector.inputs[1:])
+    assert _same_boxes(result.detections, truth)  # tiles cut by a window's edge are dropped there
+    assert result.hand is not None and format_hand(result.hand) == LONG_NOTATION
 
 
 def test_scan_cli_reads_the_shipped_example(capsys: pytest.CaptureFixture[str]) -> None:
@@ -114,9 +133,10 @@ def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
 
 
 class FixedTiles:
-    """Stands in for `vision.detector.Detector` in the CLI: the same tiles for any photo."""
+    """Stands in for `vision.detector.Detector` in the CLI: the same tiles for any photo, read at a
+    size at which they never need a zoomed pass."""
 
-    size = 640
+    size = 4000
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         self.tiles = shoot(lay(HAND), 0, scale=40)
