@@ -50,3 +50,14 @@ def test_missing_style_names_its_package(monkeypatch: pytest.MonkeyPatch, tmp_pa
     assert not ghost.installed
     with pytest.raises(OSError, match="apt-get install fonts-ghost"):
         ghost.faces()
+
+
+def test_missing_report_lists_styles_and_the_install_line(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    ghost = faces.FaceSource("ghost", "fonts-ghost", (tmp_path / "nope.ttf",), render=dict)
+    here = faces.FaceSource("here", "fonts-here", (tmp_path,), render=dict)
+    monkeypatch.setattr(faces, "SOURCES", (ghost, here))
+    report = faces.missing_report()
+    assert "tile style ghost is not installed (Debian package fonts-ghost)" in report
+    assert "apt-get install fonts-ghost librsvg2-bin" in report and "here" not in report
+    monkeypatch.setattr(faces, "SOURCES", (here,))
+    assert faces.missing_report() == ""
