@@ -324,11 +324,33 @@ function changed() {
 
 // ---- the photo and the typed hand --------------------------------------------------------------
 
-async function scanPhoto(file) {
+const MAX_SIDE = 3072;        // px: plenty for the detector's zoomed second look, a fraction of a phone photo
+const SMALL_ENOUGH = 2.5e6;   // bytes: smaller photos go as they are
+
+/** A phone photo shrunk to MAX_SIDE on its long side (EXIF orientation applied) before it crosses the
+ *  LAN, as a JPEG; the original when already small, or when this browser cannot do it. */
+async function shrink(file) {
+  try {
+    const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+    if (scale === 1 && file.size <= SMALL_ENOUGH) return file;
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
+    return blob ? new File([blob], file.name.replace(/\.\w+$/, "") + ".jpg", { type: "image/jpeg" }) : file;
+  } catch {
+    return file;  // not decodable here (e.g. HEIC): let the server say what is wrong with it
+  }
+}
+
+async function scanPhoto(original) {
   const status = $("#status");
   status.textContent = "Reading the tiles…";
   status.className = "busy";
   showProblem("");
+  const file = await shrink(original);
   const form = new FormData();
   form.append("photo", file);
   for (const [name, value] of Object.entries(situationFields())) form.append(name, String(value));

@@ -104,3 +104,11 @@ def test_moving_a_tile_to_a_meld_and_a_typed_hand(page):
     assert page.locator("#groups .group.meld").count() == 3
     page.wait_for_selector("#problem:not([hidden])")  # a one-tile meld: the scorer says what is wrong
     assert "meld" in page.inner_text("#problem")
+
+
+def test_a_large_photo_is_shrunk_on_the_phone_before_upload(page, tmp_path):
+    big = tmp_path / "big.jpg"
+    big.write_bytes(encode(".jpg", 4000, 1500))
+    page.set_input_files("#photo", str(big))
+    page.wait_for_selector("#score-section:not([hidden])")
+    assert page.get_attribute("#boxes", "viewBox") == "0 0 3072 1152"  # the size the server decoded
