@@ -20,6 +20,7 @@ from vision.detections import TileDetections
 
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 PAD_VALUE = 114  # Ultralytics' letterbox grey
+MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 
 
 def default_model_path() -> Path:
@@ -102,7 +103,9 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[n
     scores_all = output[4:]
     class_id = scores_all.argmax(axis=0)
     scores = scores_all[class_id, np.arange(scores_all.shape[1])]
-    sure = scores > conf
+    sure = np.flatnonzero(scores > conf)
+    if len(sure) > MAX_CANDIDATES:  # an unsure model at a low threshold: NMS only the best, as Ultralytics
+        sure = sure[np.argsort(-scores[sure], kind="stable")[:MAX_CANDIDATES]]
     cx, cy, w, h = output[:4, sure]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
     kept = class_aware_nms(xyxy, scores[sure], class_id[sure], iou)[:max_det]
