@@ -188,16 +188,23 @@ def read_photo(path: Path, input_size: int | None) -> Photo:
 
 
 _detector: Detect | None = None  # this worker process's detector, made once by _start_worker
+_detector_error = "label_image runs in a worker started by _start_worker"
 
 
 def _start_worker(factory: DetectorFactory) -> None:
-    global _detector
-    _detector = factory()
+    global _detector, _detector_error
+    _detector = None
+    try:
+        _detector = factory()
+    except Exception as exc:  # kept for label_image to raise: a pool restarts a failed start-up for ever
+        _detector_error = f"the detector did not load: {exc}"
 
 
 def label_image(job: Job, image: str) -> Outcome:
-    """Phase 1 for one photo; any error becomes a reported failure so the batch goes on."""
-    assert _detector is not None, "label_image runs in a worker started with _start_worker"
+    """Phase 1 for one photo; any error with the photo becomes a reported failure so the batch goes on
+    (a detector that did not load stops the batch with its reason)."""
+    if _detector is None:
+        raise ValueError(_detector_error)
     try:
         photo = read_photo(job.in_dir / image, getattr(_detector, "size", None))
         detections = photo.to_original(_detector(photo.pixels))
@@ -250,34 +257,44 @@ def yolo_label_path(out_dir: Path, image: str) -> Path:
     return out_dir / "labels" / PurePosixPath(image).with_suffix(".txt")
 
 
-def write_outputs(job: Job, records: list[ImageRecord]) -> list[Path]:
-    """Phase 2: the chosen format from all records, each file atomic; returns the aggregate files."""
+def _write_yolo(job: Job, records: list[ImageRecord]) -> list[Path]:
     out = job.out_dir
-    if job.fmt == "yolo":
-        for r in records:
-            path = yolo_label_path(out, r.path)
-            text = yolo.label_lines(zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist()), r.width, r.height)
-            if not path.is_file() or path.read_text() != text:
-                write_text_atomic(path, text)
-        photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()
-        header = f"# mcr label: labels/ mirrors the photo folder {photos}\ntrain: {photos}\nval: {photos}\n"
-        write_text_atomic(out / "data.yaml", header + yolo.names_yaml())
-        return [out / "labels", out / "data.yaml"]
-    if job.fmt == "coco":
-        images, annotations = [], []
-        for image_id, r in enumerate(records, start=1):
-            images.append(coco.image_record(image_id, r.path, r.width, r.height))
-            annotations += coco.to_annotations(r.detections, image_id, len(annotations) + 1)
-        coco.save(out / "annotations.json", coco.dataset(images, annotations, f"mcr label, model {job.model}"))
-        return [out / "annotations.json"]
+    for r in records:
+        path = yolo_label_path(out, r.path)
+        text = yolo.label_lines(zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist()), r.width, r.height)
+        if not path.is_file() or path.read_text() != text:
+            write_text_atomic(path, text)
+    photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()
+    header = f"# mcr label: labels/ mirrors the photo folder {photos}\ntrain: {photos}\nval: {photos}\n"
+    write_text_atomic(out / "data.yaml", header + yolo.names_yaml())
+    return [out / "labels", out / "data.yaml"]
+
+
+def _write_coco(job: Job, records: list[ImageRecord]) -> list[Path]:
+    images, annotations = [], []
+    for image_id, r in enumerate(records, start=1):
+        images.append(coco.image_record(image_id, r.path, r.width, r.height))
+        annotations += coco.to_annotations(r.detections, image_id, len(annotations) + 1)
+    path = job.out_dir / "annotations.json"
+    coco.save(path, coco.dataset(images, annotations, f"mcr label, model {job.model}"))
+    return [path]
+
+
+def _write_labelstudio(job: Job, records: list[ImageRecord]) -> list[Path]:
     tasks = [
         labelstudio.task(job.url_prefix + quote(r.path),
                          labelstudio.to_prediction(r.detections, r.width, r.height, job.model))
         for r in records
     ]
-    labelstudio.save_tasks(out / "tasks.json", tasks)
-    write_text_atomic(out / "labeling_config.xml", labelstudio.labeling_config())
-    return [out / "tasks.json", out / "labeling_config.xml"]
+    labelstudio.save_tasks(job.out_dir / "tasks.json", tasks)
+    write_text_atomic(job.out_dir / "labeling_config.xml", labelstudio.labeling_config())
+    return [job.out_dir / "tasks.json", job.out_dir / "labeling_config.xml"]
+
+
+# Phase 2 per format: every file from all records, each atomic; returns what it wrote (for the summary).
+WRITERS: dict[str, Callable[[Job, list[ImageRecord]], list[Path]]] = {
+    "yolo": _write_yolo, "coco": _write_coco, "labelstudio": _write_labelstudio,
+}
 
 
 def label_folder(
@@ -291,7 +308,8 @@ def label_folder(
     if job.fmt == "yolo":
         _check_yolo_names(images)
     job.out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in job.out_dir.rglob(".*.tmp"):  # left by a run killed mid-write; never read
+    out = job.out_dir  # temporary files left by a run killed mid-write (never read), only where we write
+    for stale in [*out.glob(".*.tmp"), *(out / RECORDS).rglob(".*.tmp"), *(out / "labels").rglob(".*.tmp")]:
         stale.unlink(missing_ok=True)
     start = time.perf_counter()
     outcomes: dict[str, Outcome] = {}
@@ -302,7 +320,7 @@ def label_folder(
     seconds = time.perf_counter() - start
     ordered = [outcomes[image] for image in images]
     records = [o.record for o in ordered if o.record is not None]
-    files = write_outputs(job, records)
+    files = WRITERS[job.fmt](job, records)
     summary = summarise(
         records,
         failures=[o.failure for o in ordered if o.failure is not None],

@@ -19,7 +19,7 @@ from api.cli import main
 from api.cli import label as label_cli
 from datasets.formats import yolo
 from datasets.label_summary import summary_text
-from datasets.labelling import FORMATS, Job, label_folder, read_record, record_path
+from datasets.labelling import FORMATS, WRITERS, Job, label_folder, read_record, record_path
 from scoring.tiles import TILES, tile
 from vision.detections import TileDetections
 
@@ -276,7 +276,17 @@ def test_bad_job_settings_are_clear_errors(tmp_path):
 
 
 def test_cli_formats_match_the_runner():
-    assert label_cli.FORMATS == FORMATS
+    assert label_cli.FORMATS == FORMATS == tuple(WRITERS)
+
+
+def broken_detector() -> SeesMiddle:
+    raise ValueError("model.onnx: not a loadable ONNX model")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_detector_that_does_not_load_stops_the_batch_with_its_reason(photos, tmp_path, workers):
+    with pytest.raises(ValueError, match="the detector did not load: model.onnx: not a loadable ONNX model"):
+        label_folder(Job(photos, tmp_path / "out", "coco", "m", workers=workers), broken_detector)
 
 
 @pytest.mark.parametrize(
