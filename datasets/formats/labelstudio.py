@@ -23,6 +23,7 @@ from vision.detections import TileDetections
 FROM_NAME = "tile"
 TO_NAME = "image"
 REGION_TYPE = "rectanglelabels"
+DATA_KEY = "image"  # the task's data field holding the photo URL (``value="$image"`` in the config)
 # Local files served by Label Studio itself (LABEL_STUDIO_LOCAL_FILES_SERVING_ENABLED=true, with
 # LABEL_STUDIO_LOCAL_FILES_DOCUMENT_ROOT the photo folder): the task URL names the path relative to it.
 LOCAL_FILES_PREFIX = "/data/local-files/?d="
@@ -40,7 +41,7 @@ def labeling_config() -> str:
     )
     return (
         "<View>\n"
-        f'  <Image name="{TO_NAME}" value="$image" zoom="true" zoomControl="true"/>\n'
+        f'  <Image name="{TO_NAME}" value="${DATA_KEY}" zoom="true" zoomControl="true"/>\n'
         f'  <RectangleLabels name="{FROM_NAME}" toName="{TO_NAME}" strokeWidth="2">\n'
         f"{labels}\n"
         "  </RectangleLabels>\n"
@@ -93,9 +94,9 @@ def from_result(result: list[dict[str, Any]]) -> TileDetections:
     return TileDetections(np.array(rows, np.float32), np.array(confidence, np.float32), np.array(class_id))
 
 
-def task(image_url: str, prediction: dict[str, Any], **data: Any) -> dict[str, Any]:
-    """One import task: the image URL (plus any extra ``data`` fields) and its prediction."""
-    return {"data": {"image": image_url, **data}, "predictions": [prediction]}
+def task(image_url: str, prediction: dict[str, Any]) -> dict[str, Any]:
+    """One import task: the image URL and its prediction."""
+    return {"data": {DATA_KEY: image_url}, "predictions": [prediction]}
 
 
 def save_tasks(path: Path, tasks: list[dict[str, Any]]) -> None:
