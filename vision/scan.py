@@ -13,8 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, Meld, ScoreResult, Situation, format_hand, score
-from scoring.tiles import Tile
+from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.layout import Doubt, Overrides, TileGroup, read_hand
@@ -22,14 +21,7 @@ from vision.overlaps import merge_overlaps
 from vision.zoom import detect_tiles
 
 
-@dataclass(frozen=True)
-class ScanOverrides:
-    """What the user says the photo shows: the winning tile, the melds (replacing those found), the
-    number of flowers."""
-
-    win_tile: Tile | None = None
-    melds: tuple[Meld, ...] | None = None
-    flowers: int | None = None
+ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
 
 
 @dataclass(frozen=True)
@@ -68,7 +60,7 @@ def scan_detections(detections: TileDetections, situation: Situation,
     """The part of `scan` after detection: one reading per tile, layout, overrides, checks and score."""
     overrides = overrides or ScanOverrides()
     detections, runner_up = merge_overlaps(detections)
-    reading = read_hand(detections, Overrides(overrides.win_tile, overrides.melds, overrides.flowers), runner_up)
+    reading = read_hand(detections, overrides, runner_up)
     result = None
     doubts = reading.doubts
     if reading.hand is not None:
