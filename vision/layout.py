@@ -314,13 +314,11 @@ class _Reader:
                 return c, None, problem, False
         raise HandError("the tiles found do not lie in rows that could hold a hand")
 
-    def hidden_face(self, c: _Candidate) -> Tile:
-        """The face assumed for a concealed kong shown all face down: the first not seen anywhere."""
-        seen = set(self.faces)
-        return next(t for t in PLAYABLE if t not in seen)
-
     def hand(self, c: _Candidate) -> Hand:
-        melds = tuple(m.meld or Meld(MeldKind.KONG, (self.hidden_face(c),) * 4, concealed=True) for m in c.melds)
+        """The candidate as a hand; a concealed kong shown all face down gets the first face seen
+        nowhere in the photo (a second such kong the next)."""
+        unseen = (t for t in PLAYABLE if t not in set(self.faces))
+        melds = tuple(m.meld or Meld(MeldKind.KONG, (next(unseen),) * 4, concealed=True) for m in c.melds)
         faces = [self.faces[i] for i in c.head]
         return Hand(tuple(faces[:-1]), melds, faces[-1], tuple(self.faces[i] for i in c.flowers))
 

@@ -125,3 +125,12 @@ def test_no_tiles_and_random_junk_never_crash() -> None:
         detections = TileDetections(np.hstack([xy, xy + wh]), rng.uniform(0.1, 1, n), rng.integers(0, len(TILES), n))
         reading = read_hand(detections)
         assert reading.hand is not None or any(d.kind == "impossible" for d in reading.doubts)
+
+
+def test_a_concealed_kong_all_face_down_is_an_assumption() -> None:
+    reading = read_hand(shoot(lay(HAND.replace("E back back E", "back back back back"))))
+    assert reading.hand is not None
+    kong = reading.hand.melds[2]
+    assert kong.concealed and kong.kind is MeldKind.KONG
+    assert kong.first.code not in {"1m", "2m", "3m", "9p", "5p", "7s", "8s", "9s", "1f", "6f"}
+    assert any(d.kind == "assumed" and "all face down" in d.message for d in reading.doubts)
