@@ -136,13 +136,13 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
     """Flower or season ``n`` (1–8): its name, its number 1–4, and a flower unless the name fills it."""
     w, h = FACE_W, FACE_H
     name, number = BONUS_CHARS[n - 1], str((n - 1) % 4 + 1)
-    colour = (p.red, p.blue, "#c05a00", p.green)[(n - 1) % 4]
+    colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1) % 4]  # plum, orchid, chrysanthemum, bamboo
     if p.variant == 1:  # the name large in a frame, the number in a corner
         return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
                 f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
                 + _text(number, w - 24, h - 30, 18, p.red, "DejaVu Sans"))
     fy = h * (0.34 if p.variant == 2 else 0.52)
-    art = _flower(w * 0.42, fy, 20, colour if n != 4 else p.red, p.green)
+    art = _flower(w * 0.42, fy, 20, colour, p.green)
     if n > 4:  # seasons stand in a pot, as on many sets
         top, x = fy + 44, w * 0.42 + 4
         art += (f'<path d="M{x - 22:.1f},{top:.1f} h44 l-7,20 h-30 z" fill="{p.blue}"/>'

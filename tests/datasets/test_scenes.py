@@ -46,8 +46,9 @@ def test_same_seed_same_scene_other_seed_other_scene(renderer: Renderer) -> None
 
 def test_workers_do_not_change_the_output(styles: tuple[str, ...], tmp_path: Path) -> None:
     one, two = tmp_path / "one", tmp_path / "two"
-    generate(Job(one, 9, styles, size=SIZE), 6, workers=1)
-    generate(Job(two, 9, styles, size=SIZE), 6, workers=2)
+    few = styles[:2]  # each worker process loads its styles' faces: keep that short
+    generate(Job(one, 9, few, size=SIZE), 6, workers=1)
+    generate(Job(two, 9, few, size=SIZE), 6, workers=2)
     files = sorted(p.relative_to(one) for p in one.rglob("*") if p.is_file() and p.name != "data.yaml")
     assert files and files == sorted(p.relative_to(two) for p in two.rglob("*")
                                      if p.is_file() and p.name != "data.yaml")
