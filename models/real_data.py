@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 
 from models.riichi import MirrorJudge
-from scoring.tiles import CLASS_NAMES, tile
+from models.yolo_names import yaml_names
+from scoring.tiles import tile
 
 HOLDOUT_PERCENT = 10
 HOLDOUT_SALT = "mcr-lens-holdout-v1"
@@ -166,9 +167,8 @@ def build(source_dir: Path, out_dir: Path, riichi_model: Path) -> dict[str, int]
                     os.symlink(image.resolve(), target)
                 write_labels(out_dir / "labels" / split / f"{image.stem}.txt", boxes)
                 counts[f"{split}_images"] += 1
-    names = "\n".join(f"  {i}: '{name}'" for i, name in enumerate(CLASS_NAMES))
     (out_dir / "data.yaml").write_text(
-        f"path: {out_dir.resolve()}\ntrain: images/train\nval: images/val\nnames:\n{names}\n"
+        f"path: {out_dir.resolve()}\ntrain: images/train\nval: images/val\n{yaml_names()}"
     )
     return dict(counts)
 

@@ -1,0 +1,53 @@
+"""The recorded recipe and data split: no flips, the held-out list follows its rule, the data mix file."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from models.real_data import is_held_out, source_name
+from models.train import RECIPE, data_yaml_for
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
+
+
+def recipe() -> dict:
+    return json.loads(RECIPE.read_text())
+
+
+def test_recipe_never_flips() -> None:
+    augmentation = recipe()["augmentation"]
+    assert augmentation["fliplr"] == 0.0 and augmentation["flipud"] == 0.0
+
+
+def test_source_name_groups_augmented_copies() -> None:
+    assert source_name(Path("hand_012_jpg.rf.42b68f52dfbe55d44548d9dff7d354ed.jpg")) == "hand_012_jpg"
+
+
+def test_held_out_list_follows_the_rule() -> None:
+    listed = [line for line in (ROOT / "models" / "holdout.txt").read_text().splitlines() if not line.startswith("#")]
+    assert listed and all(is_held_out(s) for s in listed)
+    assert any(s.startswith("hand_") for s in listed)
+    if not REAL.is_dir():
+        pytest.skip(f"real photos not found at {REAL}: only the listed names were checked")
+    sources = {source_name(p) for p in REAL.iterdir()}
+    assert sorted(s for s in sources if is_held_out(s)) == listed
+    assert 0.07 < len(listed) / len(sources) < 0.13
+
+
+def test_real_only_recipe_uses_the_real_data_file(tmp_path: Path) -> None:
+    plan = recipe() | {"data": {"real": {}, "synthetic": None}}
+    assert data_yaml_for(plan, tmp_path) == tmp_path / "real" / "data.yaml"
+
+
+def test_synthetic_mix_lists_both_training_folders_and_validates_on_real(tmp_path: Path) -> None:
+    synth = tmp_path / "synth"
+    plan = recipe() | {"data": {"real": {}, "synthetic": {"folder": str(synth), "command": "mcr synth --out x"}}}
+    with pytest.raises(SystemExit, match="mcr synth --out x"):
+        data_yaml_for(plan, tmp_path)
+    (synth / "images").mkdir(parents=True)
+    text = data_yaml_for(plan, tmp_path).read_text()
+    assert f"  - {(tmp_path / 'real' / 'images' / 'train').resolve()}\n  - {(synth / 'images').resolve()}\n" in text
+    assert f"val: {(tmp_path / 'real' / 'images' / 'val').resolve()}\n" in text
+    assert "  42: 'back'\n" in text
