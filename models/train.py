@@ -117,13 +117,14 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, ini
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
+    parser.add_argument("--recipe", type=Path, default=RECIPE, help="recipe file (default models/recipe.json)")
     parser.add_argument("--work", type=Path, default=ROOT / "data", help="folder for datasets and runs (not in git)")
     parser.add_argument("--real", type=Path, default=REAL_PHOTOS, help="the chinese-mahjong-v4 folder")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
     parser.add_argument("--init", type=Path, help="start from this checkpoint (e.g. models/mcr-tiles.pt), not the riichi model")
     parser.add_argument("--prepare-only", action="store_true", help="build the dataset folder and stop")
     args = parser.parse_args(argv)
-    recipe = json.loads(RECIPE.read_text())
+    recipe = json.loads(args.recipe.read_text())
     offline_ultralytics(args.work / "yolo_config")
 
     from models.real_data import build
