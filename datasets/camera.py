@@ -70,7 +70,8 @@ def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.
     if rng.random() < 0.4:  # lens vignetting
         fall = cv2.getGaussianKernel(sh, sh / 1.25) @ cv2.getGaussianKernel(sw, sw / 1.25).T
         gain *= (1 - float(rng.uniform(0.15, 0.45)) * (1 - fall / fall.max())).astype(np.float32)
-    img *= cv2.resize(gain, (w, h))[:, :, None] * colour
+    img *= colour
+    img *= cv2.resize(gain, (w, h))[:, :, None]
     if rng.random() < 0.3:  # glare, drawn at quarter size: it is blurred anyway
         qw, qh = max(2, w // 4), max(2, h // 4)
         spot = np.zeros((qh, qw), np.float32)
@@ -81,8 +82,11 @@ def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.
         img += (spot * (0.2 + 0.8 * gloss) * np.float32(rng.uniform(60, 180)))[:, :, None]
     sigma = float(rng.uniform(0, 7))
     if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
-        img += rng.standard_normal((h, w), dtype=np.float32)[:, :, None] * sigma
-    return np.clip(img, 0, 255).astype(np.uint8)
+        noise = rng.standard_normal((h, w), dtype=np.float32)
+        noise *= sigma
+        img += noise[:, :, None]
+    np.clip(img, 0, 255, out=img)
+    return img.astype(np.uint8)
 
 
 def _optics(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
