@@ -125,6 +125,8 @@ class Detector:
     ) -> None:
         import onnxruntime as ort
 
+        if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
+            raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such model file")

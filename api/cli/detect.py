@@ -37,8 +37,6 @@ def summary(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0.0 < args.conf < 1.0:
-        raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     from vision.detector import Detector, load_image
 
     detector = Detector(args.model, threads=args.threads, conf=args.conf)

@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.data == HELD_OUT and not HELD_OUT.is_dir():
         raise FileNotFoundError(f"{HELD_OUT}: held-out split not built; run `mcr train --prepare-only` first")
+    if not 0.0 < args.conf < 1.0:
+        raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     pairs = yolo_pairs(args.data)
     detector = Detector(args.model, threads=args.threads, conf=0.001)
     evaluator = Evaluator(conf=args.conf)

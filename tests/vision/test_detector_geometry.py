@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vision.detector import Letterbox, class_aware_nms, decode, load_image, nms
+from vision.detector import Detector, Letterbox, class_aware_nms, decode, load_image, nms
 
 
 @pytest.mark.parametrize(("height", "width"), [(480, 640), (1000, 300), (333, 777), (64, 64)])
@@ -69,3 +69,9 @@ def test_load_image_errors_name_the_file(tmp_path) -> None:
     text.write_text("not a photo")
     with pytest.raises(ValueError, match="notes.jpg: not an image"):
         load_image(text)
+
+
+@pytest.mark.parametrize(("threads", "conf"), [(0, 0.25), (2, 1.5), (2, 0.0)])
+def test_detector_settings_are_checked_before_loading(threads: int, conf: float) -> None:
+    with pytest.raises(ValueError, match="need threads"):
+        Detector("no-such-model.onnx", threads=threads, conf=conf)
