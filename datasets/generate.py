@@ -34,22 +34,22 @@ _renderer: Renderer | None = None
 _job: Job | None = None
 
 
-def _init(job: Job, threads: int = 0) -> None:
-    """Set up a process; each worker renders on one OpenCV thread (``threads`` 1): ``--workers`` is
-    the parallelism, and workers do not contend."""
+def _init(job: Job) -> None:
+    """Set up a rendering process. Each renders on one OpenCV thread: ``--workers`` is the parallelism,
+    and workers do not contend for cores."""
     global _renderer, _job
-    if threads:
-        cv2.setNumThreads(threads)
+    cv2.setNumThreads(1)
     _job, _renderer = job, Renderer(job.styles, job.layouts, job.size)
 
 
 def write_scene(out: Path, stem: str, scene: Scene) -> None:
+    """The scene's JPEG, its YOLO labels and, for a hand, its layout side file."""
     h, w = scene.image.shape[:2]
     ok, jpeg = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, scene.quality])
     if not ok:
         raise OSError(f"cannot encode scene {stem}")
     (out / "images" / f"{stem}.jpg").write_bytes(jpeg.tobytes())
-    (out / "labels" / f"{stem}.txt").write_text(label_lines(((l.cls, l.box) for l in scene.labels), w, h))
+    (out / "labels" / f"{stem}.txt").write_text(label_lines(((lab.cls, lab.box) for lab in scene.labels), w, h))
     if scene.ground_truth is not None:
         truth = {"image": f"images/{stem}.jpg", "labels": f"labels/{stem}.txt", **scene.ground_truth}
         (out / "layouts" / f"{stem}.json").write_text(json.dumps(truth, indent=1))
@@ -67,14 +67,12 @@ def generate(job: Job, n: int, workers: int = 1, progress: Callable[[int, int], 
     for sub in ("images", "labels", "layouts"):
         (job.out / sub).mkdir(parents=True, exist_ok=True)
     (job.out / "data.yaml").write_text(data_yaml(job.out))
-    results: Iterator[int]
     if workers <= 1:
-        _init(job, 1)
-        results = map(_one, range(n))
-        return _count(results, n, progress)
+        _init(job)
+        return _count(map(_one, range(n)), n, progress)
     Renderer(job.styles, job.layouts, job.size)  # fills the face cache once, before the workers start
     # spawn, not fork: a process forked after OpenCV started its thread pool can hang
-    with mp.get_context("spawn").Pool(workers, _init, (job, 1)) as pool:
+    with mp.get_context("spawn").Pool(workers, _init, (job,)) as pool:
         return _count(pool.imap(_one, range(n), chunksize=4), n, progress)
 
 

@@ -34,22 +34,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def pick_styles(spec: str) -> tuple[str, ...]:
-    """Resolve a --styles value to installed style names; errors name what is missing and how to add it."""
+    """Resolve a --styles value to installed style names. A group (all, train, held-out) takes what is
+    installed of it; named styles must all be installed. Errors name what is missing and how to add it."""
     from datasets import faces
 
-    installed = [s.name for s in faces.installed()]
-    groups = {"all": installed, "train": [s for s in installed if s not in faces.HELD_OUT],
-              "held-out": [s for s in installed if s in faces.HELD_OUT]}
-    names = groups.get(spec) or [s.strip() for s in spec.split(",") if s.strip()]
-    unknown = [s for s in names if s not in faces.BY_NAME]
-    if unknown:
-        raise ValueError(f"unknown style {', '.join(unknown)}; known: {', '.join(faces.BY_NAME)}")
-    absent = [faces.BY_NAME[s] for s in names if s not in installed]
-    if absent or not names:
-        hint = " ".join(sorted({s.package for s in absent})) or "kdegames-mahjongg-data-kf5"
+    if spec in ("all", "train", "held-out"):
+        wanted = [s for s in faces.SOURCES
+                  if spec == "all" or (s.name in faces.HELD_OUT) == (spec == "held-out")]
+    else:
+        names = [name.strip() for name in spec.split(",") if name.strip()]
+        if unknown := [name for name in names if name not in faces.BY_NAME]:
+            raise ValueError(f"unknown style {', '.join(unknown)}; known: {', '.join(faces.BY_NAME)}")
+        wanted = [faces.BY_NAME[name] for name in names]
+    absent = [s for s in wanted if not s.installed]
+    if not wanted or (absent and spec not in ("all", "train", "held-out")) or len(absent) == len(wanted):
+        packages = " ".join(sorted({s.package for s in absent}))
         raise ValueError(f"tile style not installed: {', '.join(s.name for s in absent) or spec}; "
-                         f"apt-get install {hint} librsvg2-bin")
-    return tuple(names)
+                         f"apt-get install {packages} librsvg2-bin")
+    return tuple(s.name for s in wanted if s.installed)
 
 
 def run(args: argparse.Namespace) -> int:

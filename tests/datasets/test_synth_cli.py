@@ -45,3 +45,20 @@ def test_progress_into_a_log_writes_a_line_per_tenth(capsys: pytest.CaptureFixtu
         bar(done, 200)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 10 and lines[-1].startswith("200/200 scenes")
+
+
+def test_style_groups_take_what_is_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from api.cli.synth import pick_styles
+    from datasets import faces
+
+    here = faces.FaceSource("here", "fonts-here", (tmp_path,), render=dict)
+    gone = faces.FaceSource("gone", "fonts-gone", (tmp_path / "nope",), render=dict)
+    held = faces.FaceSource("held", "fonts-held", (tmp_path / "nope",), render=dict)
+    monkeypatch.setattr(faces, "SOURCES", (here, gone, held))
+    monkeypatch.setattr(faces, "BY_NAME", {s.name: s for s in (here, gone, held)})
+    monkeypatch.setattr(faces, "HELD_OUT", ("held",))
+    assert pick_styles("train") == ("here",) and pick_styles("all") == ("here",)
+    with pytest.raises(ValueError, match="held; apt-get install fonts-held"):
+        pick_styles("held-out")
+    with pytest.raises(ValueError, match="gone; apt-get install fonts-gone"):
+        pick_styles("here,gone")
