@@ -2,6 +2,8 @@
 its input at a few hundred pixels. When the first pass finds small tiles, the region holding them is
 read again in windows just large enough that its tiles reach a useful size in the model's input (one
 window when the region allows, else overlapping windows along the strip, only where tiles were found).
+When the first pass finds (almost) nothing in a large photo, the tiles may be too small to be seen at
+all: the photo is read again in overlapping quarters.
 A tile cut by a window's edge is dropped there: the overlap guarantees another window holds it whole.
 """
 
@@ -19,6 +21,8 @@ MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of over
 MIN_GAIN = 1.4  # zoom only when the tiles are read at least this much larger
 MAX_WINDOWS = 6  # at most this many extra passes
 EDGE = 2.0  # pixels: a box this close to a window's inner edge is cut by it
+FEW = 3  # a first pass finding fewer tiles than this in a large photo looks again in quarters
+BLIND = 3.0  # "large": the long side at least this many times the model's input
 
 
 def _windows(region: tuple[int, int, int, int], side: int, overlap: int) -> list[tuple[int, int, int, int]]:
@@ -48,13 +52,30 @@ def _inside(detections: TileDetections, window: tuple[int, int, int, int], heigh
     return keep
 
 
+def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int, int, int, int]]) -> TileDetections:
+    """Detections in each window, in full-photo pixels, without the boxes a window's edge cuts."""
+    height, width = image.shape[:2]
+    parts = []
+    for window in windows:
+        x0, y0, x1, y1 = window
+        seen = detector(image[y0:y1, x0:x1])
+        shifted = TileDetections(seen.xyxy + np.array([x0, y0, x0, y0], np.float32), seen.confidence, seen.class_id)
+        parts.append(shifted[_inside(shifted, window, height, width)])
+    return TileDetections(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.confidence for p in parts]),
+                          np.concatenate([p.class_id for p in parts]))
+
+
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
-    """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small.
-    Tiles found twice (in overlapping windows) come back twice; `vision.overlaps` keeps one."""
+    """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, or
+    in quarters of a large photo where the first pass found (almost) nothing. Tiles found twice (in
+    overlapping windows) come back twice; `vision.overlaps` keeps one."""
     found = detector(image)
+    height, width = image.shape[:2]
+    if len(found) < FEW and max(height, width) >= BLIND * detector.size:
+        side = round(max(height, width) * 0.55)  # 2x2 windows (fewer for a long, thin photo)
+        return _read_windows(image, detector, _windows((0, 0, width, height), side, side // 10))
     if len(found) == 0:
         return found
-    height, width = image.shape[:2]
     short = np.minimum(found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1])
     tile = float(np.median(short))
     if tile * detector.size / max(height, width) >= MIN_SIDE:
@@ -70,12 +91,4 @@ def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
         windows = [(int(x0), int(y0), int(x1), int(y1))]
-    parts = []
-    for window in windows:
-        wx0, wy0, wx1, wy1 = window
-        seen = detector(image[wy0:wy1, wx0:wx1])
-        shifted = TileDetections(seen.xyxy + np.array([wx0, wy0, wx0, wy0], np.float32), seen.confidence,
-                                 seen.class_id)
-        parts.append(shifted[_inside(shifted, window, height, width)])
-    return TileDetections(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.confidence for p in parts]),
-                          np.concatenate([p.class_id for p in parts]))
+    return _read_windows(image, detector, windows)
