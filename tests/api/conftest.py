@@ -105,7 +105,7 @@ class LiveServer:
         command = [sys.executable, "-m", "uvicorn", "--factory", self.factory, "--host",
                    "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
         self._process = subprocess.Popen(command, env=self._env, cwd=ROOT)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # generous: start-up crawls on starved shared cores
         while time.monotonic() < deadline and self._process.poll() is None:
             try:
                 httpx.get(f"{self.url}/healthz", timeout=1)

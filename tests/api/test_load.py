@@ -12,7 +12,7 @@ import httpx
 from tests.api.conftest import LiveServer, encode
 
 CLIENTS = 16
-DELAY = 0.2  # seconds of fake inference per photo
+DELAY = 0.75  # seconds of fake inference per photo: 16 photos, 2 at a time, take 6 s
 
 
 async def _timed(start: float, request: Awaitable[httpx.Response]) -> tuple[int, float]:
@@ -21,7 +21,7 @@ async def _timed(start: float, request: Awaitable[httpx.Response]) -> tuple[int,
 
 
 async def _load(url: str) -> dict[str, list[tuple[int, float]]]:
-    """16 photos and 16 hands at once, then /healthz while the pool is busy: statuses and finish times."""
+    """16 photos and 16 hands at once, then /healthz while the pool is busy: statuses, finish times."""
     photo = encode(".jpg")
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=httpx.Limits(max_connections=64)) as http:
         start = time.monotonic()
@@ -29,9 +29,8 @@ async def _load(url: str) -> dict[str, list[tuple[int, float]]]:
                                   for _ in range(CLIENTS)))
         hands = asyncio.gather(*(_timed(start, http.post("/v1/score", json={"hand": "123456789m1234p5p"}))
                                  for _ in range(CLIENTS)))
-        await asyncio.sleep(0.3)  # the pool is now busy: 16 photos of 0.2 s each, 2 at a time
-        health_start = time.monotonic()
-        health = await _timed(health_start, http.get("/healthz"))
+        await asyncio.sleep(0.3)  # the pool is now busy: every photo is queued or being read
+        health = await _timed(start, http.get("/healthz"))
         return {"photos": await photos, "hands": await hands, "health": [health]}
 
 
@@ -40,9 +39,11 @@ def test_sixteen_concurrent_clients_all_get_answers():
         answers = asyncio.run(_load(server.url))
         stats = server.stats()
     assert [status for kind in answers.values() for status, _ in kind] == [200] * (2 * CLIENTS + 1)
-    (_, health_s), = answers["health"]
-    assert health_s < 0.5, f"/healthz took {health_s:.2f} s while photos were processed"
-    last_photo = max(t for _, t in answers["photos"])
+    photos = sorted(t for _, t in answers["photos"])
+    last_photo, half_the_photos = photos[-1], photos[CLIENTS // 2]
+    (_, health), = answers["health"]
+    assert health < half_the_photos  # sent after all 16 photos, answered long before they are done
     assert last_photo >= CLIENTS / 2 * DELAY  # 2 at a time...
-    assert stats["calls"] == CLIENTS and stats["most_running"] == 2  # ...as the pool is bounded
+    # ...as the pool is bounded; and inference on the event loop would never run two at once.
+    assert stats["calls"] == CLIENTS and stats["most_running"] == 2
     assert max(t for _, t in answers["hands"]) < last_photo  # scores do not wait for the photos
