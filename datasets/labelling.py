@@ -261,7 +261,8 @@ def _write_yolo(job: Job, records: list[ImageRecord]) -> list[Path]:
     out = job.out_dir
     for r in records:
         path = yolo_label_path(out, r.path)
-        text = yolo.label_lines(zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist()), r.width, r.height)
+        boxes = zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist(), strict=True)
+        text = yolo.label_lines(boxes, r.width, r.height)
         if not path.is_file() or path.read_text() != text:
             write_text_atomic(path, text)
     photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()

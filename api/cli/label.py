@@ -24,6 +24,11 @@ from typing import TextIO
 FORMATS = ("yolo", "coco", "labelstudio")  # datasets.labelling.FORMATS, kept here so --help stays fast
 
 
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity, which containers narrow), not the machine's count."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("label", help="label a folder of photos (YOLO, COCO, Label Studio)",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -31,7 +36,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR", help="folder for the labels")
     parser.add_argument("--format", choices=FORMATS, default="yolo", help="label format (default yolo)")
     parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+    parser.add_argument("--workers", type=int, default=usable_cores(),
                         help="worker processes, each loading the model once (default: one per core)")
     parser.add_argument("--force", action="store_true", help="label again photos already labelled")
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
@@ -88,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
     job = Job(args.in_dir, args.out, args.format, model_id(model), conf=args.conf, workers=args.workers,
               force=args.force, **prefix)
-    threads = max(1, (os.cpu_count() or 1) // job.workers)  # workers x threads = cores
+    threads = max(1, usable_cores() // job.workers)  # workers x threads = cores
     factory = functools.partial(Detector, model, threads=threads, conf=args.conf)
     progress = Progress()
     summary = label_folder(job, factory, lambda o, done, total: progress.update(not o.reused, done, total))

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import resource
 import shutil
 import tempfile
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import cv2
 
+from api.cli.label import usable_cores
 from datasets.labelling import Job, label_folder
 from vision.detector import Detector, default_model_path
 
@@ -46,10 +46,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--model", type=Path, default=None)
     parser.add_argument("--photos", type=int, default=60)
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workers", type=int, default=usable_cores())
     args = parser.parse_args()
     model = args.model or default_model_path()
-    threads = max(1, (os.cpu_count() or 1) // args.workers)
+    cores = usable_cores()
+    threads = max(1, cores // args.workers)
     factory = functools.partial(Detector, model, threads=threads)
     with tempfile.TemporaryDirectory() as tmp:
         for name, folder in prepare(Path(tmp), args.photos).items():
@@ -60,8 +61,8 @@ def main() -> None:
             cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) / summary["labelled"]
             print(f"{name}: {summary['labelled']} photos in {summary['seconds']} s = "
                   f"{summary['images_per_second']} images/s ({args.workers} workers x {threads} threads, "
-                  f"{os.cpu_count()} cores, model {model.name}); {1000 * cpu:.0f} ms CPU per photo = "
-                  f"{(os.cpu_count() or 1) / cpu:.1f} images/s on idle cores", flush=True)
+                  f"{cores} cores, model {model.name}); {1000 * cpu:.0f} ms CPU per photo = "
+                  f"{cores / cpu:.1f} images/s on idle cores", flush=True)
 
 
 if __name__ == "__main__":

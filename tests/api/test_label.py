@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import io
 import json
+import os
 import shutil
 import struct
 from pathlib import Path
@@ -15,7 +16,7 @@ import numpy as np
 import pytest
 from pycocotools.coco import COCO
 
-from api.cli import main
+from api.cli import build_parser, main
 from api.cli import label as label_cli
 from datasets.formats import yolo
 from datasets.label_summary import summary_text
@@ -300,6 +301,12 @@ def test_cli_user_errors_are_one_line(photos, tmp_path, capsys, argv, message):
     assert main(["label", str(photos), "--out", str(tmp_path / "out"), *argv]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_workers_default_to_the_cores_this_process_may_use():
+    assert 1 <= label_cli.usable_cores() <= (os.cpu_count() or 1)
+    args = build_parser().parse_args(["label", "in", "--out", "out"])
+    assert args.workers == label_cli.usable_cores()
 
 
 def test_progress_reports_rate_and_eta():
