@@ -64,6 +64,9 @@ class Job:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
         if not self.in_dir.is_dir():
             raise FileNotFoundError(f"{self.in_dir}: no such folder")
+        if self.out_dir.resolve() == self.in_dir.resolve():
+            raise ValueError(f"{self.out_dir}: the output folder must not be the photo folder itself "
+                             "(a folder inside it is fine)")
 
 
 @dataclass(frozen=True, eq=False)

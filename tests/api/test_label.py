@@ -274,6 +274,15 @@ def test_bad_job_settings_are_clear_errors(tmp_path):
         Job(tmp_path, tmp_path / "out", "coco", "m", workers=0)
     with pytest.raises(FileNotFoundError, match="no such folder"):
         Job(tmp_path / "missing", tmp_path / "out", "coco", "m")
+    with pytest.raises(ValueError, match="must not be the photo folder itself"):
+        Job(tmp_path, tmp_path / ".", "coco", "m")
+
+
+def test_an_empty_folder_gives_an_empty_label_set(tmp_path):
+    (tmp_path / "photos").mkdir()
+    summary = run(tmp_path / "photos", tmp_path / "out", "coco")
+    assert (summary["images"], summary["tiles"], summary["doubtful"]) == (0, 0, [])
+    assert COCO(str(tmp_path / "out" / "annotations.json")).getImgIds() == []
 
 
 def test_cli_formats_match_the_runner():
