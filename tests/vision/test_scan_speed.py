@@ -7,6 +7,7 @@ The suite checks a loose bound (shared CI cores vary); the README's figure comes
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import time
 from pathlib import Path
@@ -28,29 +29,31 @@ def twelve_megapixels() -> np.ndarray:
     return cv2.copyMakeBorder(photo, 0, 0, 500, 500, cv2.BORDER_REFLECT)
 
 
-def timings(detector: Detector, runs: int) -> tuple[list[float], list[float]]:
-    """Seconds per photo → score, and per JPEG decode of the same photo, over ``runs`` runs."""
+def timings(detector: Detector, runs: int) -> tuple[list[float], list[float], list[float]]:
+    """Seconds per photo → score (wall and CPU, all threads), and per JPEG decode of the same photo,
+    over ``runs`` runs. CPU time says what the wall time would be on idle cores when the machine is busy."""
     photo = twelve_megapixels()
     jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
     scan(photo, detector, Situation())  # warm up the session
-    scans, decodes = [], []
+    walls, cpus, decodes = [], [], []
     for _ in range(runs):
         start = time.perf_counter()
         cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         decodes.append(time.perf_counter() - start)
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         scan(photo, detector, Situation())
-        scans.append(time.perf_counter() - start)
-    return scans, decodes
+        walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
+    return walls, cpus, decodes
 
 
-def test_a_12_megapixel_photo_scores_within_a_second() -> None:
+def test_a_12_megapixel_photo_scores_within_two_cpu_seconds() -> None:
     try:
         detector = Detector(default_model_path(), threads=2)
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
-    scans, _ = timings(detector, 3)
-    assert statistics.median(scans) < 1.0
+    _, cpus, _ = timings(detector, 3)
+    assert statistics.median(cpus) < 2.0  # CPU seconds: the wall time on a busy machine says little
 
 
 def main() -> None:
@@ -58,10 +61,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     args = parser.parse_args()
-    scans, decodes = timings(Detector(args.model, threads=2), args.runs)
-    print(f"photo → score on 4000x3000, {args.runs} runs: median {statistics.median(scans) * 1000:.0f} ms "
-          f"(min {min(scans) * 1000:.0f}, max {max(scans) * 1000:.0f}); JPEG decode median "
-          f"{statistics.median(decodes) * 1000:.0f} ms")
+    walls, cpus, decodes = timings(Detector(args.model, threads=2), args.runs)
+    ms = lambda values: statistics.median(values) * 1000  # noqa: E731
+    print(f"photo → score on 4000x3000, {args.runs} runs: wall median {ms(walls):.0f} ms (min "
+          f"{min(walls) * 1000:.0f}), CPU median {ms(cpus):.0f} ms over both threads; JPEG decode median "
+          f"{ms(decodes):.0f} ms; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 if __name__ == "__main__":
