@@ -2,8 +2,8 @@
 are flowers, with the doubts a referee should check.
 
 Every reading is tried and the most plausible valid one wins: either orientation of the rows, each row
-as the standing hand, with or without a second row of melds, and every way of splitting the melds off
-its right end. A hand's tile count (14, plus one per kong) fixes how many tiles each part holds, so the
+as the standing hand, with or without a second row of melds (or of more standing tiles, when no tile in
+either row lies sideways), and every way of splitting the melds off its right end. A hand's tile count (14, plus one per kong) fixes how many tiles each part holds, so the
 search is small. Plausibility adds up the conventions of a photographed hand (see the README, "Scanning
 a photo"): melds set apart, one sideways tile per claimed meld, face-down tiles in a concealed kong, no
 sideways tile among the standing ones, flowers at the left end, standing tiles sorted from the player's
@@ -161,7 +161,8 @@ class _Reader:
             if n != 4 or len(up) > 1:
                 return None
             meld = Meld(MeldKind.KONG, (up.pop(),) * 4, concealed=True) if up else None
-            return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, None, True), 1.0 + tight)
+            shown = 1.0 if up else 0.0  # four backs in a row may as well be part of the wall
+            return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, None, True), shown + tight)
         if any(not f.is_playable for f in faces):
             return None
         j, quality = self._sideways_at(row, start, stop)
@@ -224,6 +225,10 @@ class _Reader:
             for main in rows:
                 for side in (None, *[r for r in rows if r is not main]):
                     yield from self._readings(main, side, flip, strict)
+                    if side is not None and _upright(main) and _upright(side) and \
+                            all(self.faces[i].is_playable for i in side.tiles):
+                        # standing tiles laid in two rows (no sideways tile shows a meld)
+                        yield from self._readings(_joined(side, main), None, flip, strict)
 
     def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool) -> Iterator[_Candidate]:
         """Readings with ``main`` holding the standing tiles (and maybe melds at its right end) and
@@ -470,6 +475,18 @@ def _overridden(hand: Hand, overrides: Overrides) -> Hand:
 def _apart(gap: float) -> float:
     """How well a gap (tile widths) sets a meld apart: rewarded up to a tile, penalised when tight."""
     return min(gap, 1.0) - APART if gap >= APART else 4.0 * (gap - APART)
+
+
+def _upright(row: Row) -> bool:
+    """Whether the boxes show every tile of the row upright (not near 45°, where they cannot tell)."""
+    return not np.isnan(row.sideways).any() and bool((row.sideways < SIDEWAYS).all())
+
+
+def _joined(first: Row, second: Row) -> Row:
+    """Two rows read as one, ``first`` then ``second``, with a wide gap between them."""
+    return Row(first.tiles + second.tiles, np.concatenate([first.along, second.along]), first.across,
+               np.concatenate([first.unit, second.unit]), np.concatenate([first.gaps, [1.0], second.gaps]),
+               np.concatenate([first.sideways, second.sideways]))
 
 
 def _without(row: Row, drop: Sequence[int]) -> Row:

@@ -134,3 +134,11 @@ def test_a_concealed_kong_all_face_down_is_an_assumption() -> None:
     assert kong.concealed and kong.kind is MeldKind.KONG
     assert kong.first.code not in {"1m", "2m", "3m", "9p", "5p", "7s", "8s", "9s", "1f", "6f"}
     assert any(d.kind == "assumed" and "all face down" in d.message for d in reading.doubts)
+
+
+def test_standing_tiles_in_two_rows_are_one_hand() -> None:
+    back, front = lay("1m 2m 3m 4m 5m"), lay("6m 7m 8m 9m 1p 2p 3p 5s | 5s")
+    shifted = [Placed(p.code, p.x + 1.0, p.y - ASPECT - 0.3) for p in back]  # a row behind the first
+    reading = read_hand(shoot(front + shifted, 20))
+    assert reading.hand is not None and not reading.hand.melds
+    assert sorted(t.code for t in reading.hand.all_tiles) == sorted("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s".split())
