@@ -153,13 +153,13 @@ function showScore(score) {
 
 // ---- drawing the hand and the photo ------------------------------------------------------------
 
-function tileButton(t, onClick, label) {
+function tileButton(t, onClick) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "tile";
   button.dataset.code = t.code;
   button.innerHTML = tileSvg(BY_CODE.get(t.code));
-  button.title = label || BY_CODE.get(t.code).en;
+  button.title = BY_CODE.get(t.code).en;
   button.addEventListener("click", onClick);
   return button;
 }
@@ -173,7 +173,7 @@ function groupTitle(group, number) {
 function sourceSelect(group) {
   const select = document.createElement("select");
   const kind = meldKind(group.tiles.map((t) => t.code));
-  const options = Object.entries(FROM).map(([value, text]) => [value, text]);
+  const options = Object.entries(FROM);
   if (kind === "kong") options.push(["concealed", "concealed 暗杠"]);
   select.innerHTML = options.map(([value, text]) => `<option value="${value}">${text}</option>`).join("");
   select.value = group.concealed && kind === "kong" ? "concealed" : String(group.from || 1);
