@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from models.riichi import MirrorJudge
-from models.yolo_names import yaml_names
+from datasets.formats.yolo import names_yaml
 from scoring.tiles import tile
 
 HOLDOUT_PERCENT = 10
@@ -168,7 +168,7 @@ def build(source_dir: Path, out_dir: Path, riichi_model: Path) -> dict[str, int]
                 write_labels(out_dir / "labels" / split / f"{image.stem}.txt", boxes)
                 counts[f"{split}_images"] += 1
     (out_dir / "data.yaml").write_text(
-        f"path: {out_dir.resolve()}\ntrain: images/train\nval: images/val\n{yaml_names()}"
+        f"path: {out_dir.resolve()}\ntrain: images/train\nval: images/val\n{names_yaml()}"
     )
     return dict(counts)
 

@@ -14,7 +14,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from models.yolo_names import yaml_names
+from datasets.formats.yolo import names_yaml
 from scoring.tiles import CLASS_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,7 +70,7 @@ def data_yaml_for(recipe: dict[str, Any], work: Path) -> Path:
     mix = work / "mix.yaml"
     mix.write_text(
         f"train:\n  - {(real / 'images' / 'train').resolve()}\n  - {(folder / 'images').resolve()}\n"
-        f"val: {(real / 'images' / 'val').resolve()}\n{yaml_names()}"
+        f"val: {(real / 'images' / 'val').resolve()}\n{names_yaml()}"
     )
     return mix
 

@@ -15,7 +15,7 @@ pytest.importorskip("ultralytics", reason="training smoke test needs the train e
 
 from models.export import export  # noqa: E402
 from models.train import offline_ultralytics, train  # noqa: E402
-from models.yolo_names import yaml_names  # noqa: E402
+from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.detector import Detector  # noqa: E402
 
@@ -46,7 +46,7 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
         for seed in range(4 if split == "train" else 2):
             draw_scene(seed + (10 if split == "val" else 0), tmp_path / "images" / split, tmp_path / "labels" / split)
     data = tmp_path / "data.yaml"
-    data.write_text(f"path: {tmp_path}\ntrain: images/train\nval: images/val\n{yaml_names()}")
+    data.write_text(f"path: {tmp_path}\ntrain: images/train\nval: images/val\n{names_yaml()}")
     recipe = {
         "name": "smoke",
         "architecture": "yolo11n.yaml",
