@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import UploadFile
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 Wind = Literal["E", "S", "W", "N"]
 EXAMPLE_NOTATION = "[567m,2][567s,3]567p234p1s1s"
@@ -57,14 +57,14 @@ class HandIn(Request):
     concealed: list[str] = Field(examples=[["1p", "1p", "2p", "3p", "4p", "5s", "5s"]])
     melds: list[MeldIn] = []
     win_tile: str = Field(examples=["5p"])
-    flowers: list[str] | int = Field([], description="flower/season codes 1f-8f, or just how many")
+    flowers: list[str] | StrictInt = Field([], description="flower/season codes 1f-8f, or just how many")
 
 
 class HandRequest(Request):
     """A hand in notation or the Hand JSON form, and optionally its flowers."""
 
     hand: str | HandIn = Field(description="hand notation (melds in brackets, last tile wins) or Hand JSON")
-    flowers: int | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
+    flowers: StrictInt | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
                                             "replaces the flowers written in the hand")
 
     def to_request(self) -> dict[str, Any]:

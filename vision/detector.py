@@ -42,6 +42,11 @@ def load_image(path: str | Path) -> np.ndarray:
     return image
 
 
+def _scaled(length: int, scale: float) -> int:
+    """A side after scaling, never 0 pixels (a 1×3000 strip still makes a valid input)."""
+    return max(1, round(length * scale))
+
+
 @dataclass(frozen=True)
 class Letterbox:
     """How an image fits the square model input: ``input = original * scale + (left, top)``."""
@@ -54,13 +59,13 @@ class Letterbox:
     def fit(cls, height: int, width: int, size: int) -> Letterbox:
         """Aspect ratio kept, padding split as Ultralytics splits it (the odd pixel right/bottom)."""
         scale = min(size / height, size / width)
-        pad_x, pad_y = (size - round(width * scale)) / 2, (size - round(height * scale)) / 2
+        pad_x, pad_y = (size - _scaled(width, scale)) / 2, (size - _scaled(height, scale)) / 2
         return cls(scale, round(pad_x - 0.1), round(pad_y - 0.1))
 
     def apply(self, image: np.ndarray, size: int) -> np.ndarray:
         """The image resized and padded to ``size``×``size``."""
         height, width = image.shape[:2]
-        new_w, new_h = round(width * self.scale), round(height * self.scale)
+        new_w, new_h = _scaled(width, self.scale), _scaled(height, self.scale)
         if (new_w, new_h) != (width, height):
             image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
         bottom, right = size - new_h - self.top, size - new_w - self.left

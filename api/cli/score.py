@@ -37,11 +37,18 @@ def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", choices=WIND_CODES, default="E", help="the winner's seat wind (default E)")
     parser.add_argument("--round", choices=WIND_CODES, default="E", help="the prevalent wind (default E)")
     parser.add_argument("--discarder", choices=WIND_CODES, help="who discarded the winning tile (default: left)")
-    parser.add_argument("--flowers", type=int, help="number of flowers and seasons drawn (0-8)")
+    parser.add_argument("--flowers", type=_flower_count, help="number of flowers and seasons drawn (0-8)")
     parser.add_argument("--last-of-kind", action="store_true", help="the winning tile was the last of its kind")
     parser.add_argument("--kong-replacement", action="store_true", help="out with a kong's replacement tile")
     parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
     parser.add_argument("--last-wall-tile", action="store_true", help="won on the last tile of the wall")
+
+
+def _flower_count(text: str) -> int:
+    """`--flowers`: a set holds 8 flowers and seasons, so 0-8; anything else is a usage error."""
+    if not text.isdigit() or int(text) > 8:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a flower count (0-8)")
+    return int(text)
 
 
 def situation_fields(args: argparse.Namespace) -> dict[str, Any]:

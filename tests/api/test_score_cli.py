@@ -3,6 +3,8 @@
 import io
 import json
 
+import pytest
+
 from api.cli import main
 from api.cli.score import stream
 
@@ -65,3 +67,11 @@ def test_jsonl_reads_stdin(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"hand": WIN}) + "\n"))
     assert main(["score", "--jsonl"]) == 0
     assert json.loads(capsys.readouterr().out)["fans"][0]["id"] == 41
+
+
+@pytest.mark.parametrize("flowers", ["9", "-1", "two"])
+def test_flower_count_out_of_range_is_a_usage_error(flowers, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["score", "[567m,2][567s,3]567p234p1s1s", "--flowers", flowers])
+    assert exit_.value.code == 2
+    assert f"{flowers!r} is not a flower count (0-8)" in capsys.readouterr().err

@@ -75,3 +75,10 @@ def test_load_image_errors_name_the_file(tmp_path) -> None:
 def test_detector_settings_are_checked_before_loading(threads: int, conf: float) -> None:
     with pytest.raises(ValueError, match="need threads"):
         Detector("no-such-model.onnx", threads=threads, conf=conf)
+
+
+@pytest.mark.parametrize(("height", "width"), [(1, 3000), (3000, 1), (2, 5000)])
+def test_letterbox_of_a_thin_strip_is_a_valid_input(height: int, width: int) -> None:
+    box = Letterbox.fit(height, width, 448)
+    out = box.apply(np.zeros((height, width, 3), np.uint8), 448)
+    assert out.shape == (448, 448, 3)
