@@ -11,7 +11,8 @@ from dataclasses import replace
 from typing import Any
 
 from scoring.hand import Hand, HandError, Situation, check_flower_count
-from scoring.notation import parse_hand
+from scoring.notation import format_hand, parse_hand
+from scoring.score import score
 from scoring.tiles import tile
 
 FIELDS = frozenset(
@@ -51,3 +52,16 @@ def with_flowers(hand: Hand, flowers: Any) -> Hand:
         raise HandError("flowers must be a list of flower codes 1f-8f")
     faces = tuple(tile(f) for f in flowers)
     return replace(hand, flowers=faces, flower_count=len(faces))
+
+
+def answer_request(request: Any, raise_errors: bool = False) -> dict[str, Any]:
+    """The JSON answer to one request (`mcr score --jsonl`, `POST /v1/score`): ``{"ok": true, ...result}``,
+    or ``{"ok": false, "error": ...}`` (with ``raise_errors`` the `HandError`/`ValueError` is raised instead)."""
+    try:
+        hand, situation = read_request(request)
+        result = score(hand, situation)
+    except (HandError, ValueError) as exc:
+        if raise_errors:
+            raise
+        return {"ok": False, "error": str(exc)}
+    return {"ok": True, "hand": format_hand(hand), "situation": situation.to_json(), **result.to_json()}

@@ -70,6 +70,7 @@ def situation_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     from api.cli import CliError
+    from scoring.request import answer_request
 
     if args.jsonl:
         if args.hand:
@@ -83,23 +84,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def answer_request(request: Any, raise_errors: bool = False) -> dict[str, Any]:
-    """The JSON answer to one request: ``{"ok": true, ...result}`` or ``{"ok": false, "error": ...}``."""
-    from scoring import HandError, format_hand, score
-    from scoring.request import read_request
-
-    try:
-        hand, situation = read_request(request)
-        result = score(hand, situation)
-    except (HandError, ValueError) as exc:
-        if raise_errors:
-            raise
-        return {"ok": False, "error": str(exc)}
-    return {"ok": True, "hand": format_hand(hand), "situation": situation.to_json(), **result.to_json()}
-
-
 def stream(lines: TextIO, out: TextIO) -> int:
     """Answer each JSON line of ``lines`` on ``out``, in order; blank lines are skipped."""
+    from scoring.request import answer_request
+
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from api.cli.score import answer_request
+from scoring.request import answer_request
 from api.schemas import HandRequest, ParsedHand, Problem, Score, ScoreRequest
 from scoring import format_hand
 from scoring.request import read_request

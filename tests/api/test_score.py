@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from api.cli.score import answer_request
+from scoring.request import answer_request
 
 WIN = "[567m,2][567s,3]567p234p1s1s"  # Mixed Triple Chow: a win
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from api.cli.score import answer_request
+from scoring.request import answer_request
 from scoring import Hand, Situation, format_hand
 from scoring.tiles import tile
 from tests.vision.test_layout import HAND as LONG_HAND
