@@ -36,9 +36,12 @@ def load_image(path: str | Path) -> np.ndarray:
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
-    image = cv2.imread(str(path), cv2.IMREAD_COLOR)  # OpenCV applies the EXIF orientation tag
+    # Decoding from memory applies the EXIF orientation like imread, but refuses a truncated file where
+    # imread would fill the missing part with grey (and the tiles read would describe half a photo).
+    data = np.frombuffer(path.read_bytes(), np.uint8)
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if len(data) else None
     if image is None:
-        raise ValueError(f"{path}: not an image (unreadable or unsupported format)")
+        raise ValueError(f"{path}: not an image (unreadable, truncated or unsupported format)")
     return image
 
 

@@ -1,5 +1,6 @@
 """Letterbox mapping on non-square images, YOLO output decoding and class-aware NMS (no model needed)."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -69,6 +70,17 @@ def test_load_image_errors_name_the_file(tmp_path) -> None:
     text.write_text("not a photo")
     with pytest.raises(ValueError, match="notes.jpg: not an image"):
         load_image(text)
+
+
+def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:
+    rng = np.random.default_rng(0)
+    ok, jpeg = cv2.imencode(".jpg", rng.integers(0, 255, (300, 400, 3), dtype=np.uint8))
+    whole, half = tmp_path / "whole.jpg", tmp_path / "half.jpg"
+    whole.write_bytes(jpeg.tobytes())
+    half.write_bytes(jpeg.tobytes()[: len(jpeg) // 2])
+    assert load_image(whole).shape == (300, 400, 3)
+    with pytest.raises(ValueError, match="half.jpg: not an image"):
+        load_image(half)
 
 
 @pytest.mark.parametrize(("threads", "conf"), [(0, 0.25), (2, 1.5), (2, 0.0)])
