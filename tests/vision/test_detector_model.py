@@ -52,5 +52,5 @@ def test_mcr_detect_json_contract_and_bad_files(tmp_path: Path, capsys: pytest.C
     assert status == 1
     assert lines[0]["image"] == str(photo) and (lines[0]["width"], lines[0]["height"]) == (500, 300)
     assert isinstance(lines[0]["tiles"], list)
-    assert lines[1] == {"image": str(junk), "error": f"{junk}: not an image (unreadable or unsupported format)"}
+    assert lines[1] == {"image": str(junk), "error": f"{junk}: not an image (unreadable, truncated or unsupported format)"}
     assert lines[2]["image"] == str(tmp_path / "missing.jpg") and "no such file" in lines[2]["error"]
