@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import UploadFile
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field
 
 Wind = Literal["E", "S", "W", "N"]
 EXAMPLE_NOTATION = "[567m,2][567s,3]567p234p1s1s"
@@ -19,6 +19,11 @@ EXAMPLE_NOTATION = "[567m,2][567s,3]567p234p1s1s"
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+
+# JSON bodies are read as `mcr score --jsonl` reads them: no coercion ("yes" is not true, 2.0 not 2).
+# Multipart forms (ScanForm, DetectForm) stay lax: every form value arrives as a string.
+STRICT_JSON = ConfigDict(extra="forbid", strict=True)
 
 
 class Situation(Request):
@@ -41,7 +46,7 @@ class Situation(Request):
 class MeldIn(Request):
     """A set on the table, as in the Hand JSON form."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(**STRICT_JSON, populate_by_name=True)
 
     kind: Literal["chow", "pung", "kong"]
     tiles: list[str] = Field(description="all tiles of the set; a chow in rank order", examples=[["5m", "6m", "7m"]])
@@ -54,17 +59,21 @@ class MeldIn(Request):
 class HandIn(Request):
     """The Hand JSON form: standing tiles without the winning tile, melds, winning tile, flowers."""
 
+    model_config = STRICT_JSON
+
     concealed: list[str] = Field(examples=[["1p", "1p", "2p", "3p", "4p", "5s", "5s"]])
     melds: list[MeldIn] = []
     win_tile: str = Field(examples=["5p"])
-    flowers: list[str] | StrictInt = Field([], description="flower/season codes 1f-8f, or just how many")
+    flowers: list[str] | int = Field([], description="flower/season codes 1f-8f, or just how many")
 
 
 class HandRequest(Request):
     """A hand in notation or the Hand JSON form, and optionally its flowers."""
 
+    model_config = STRICT_JSON
+
     hand: str | HandIn = Field(description="hand notation (melds in brackets, last tile wins) or Hand JSON")
-    flowers: StrictInt | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
+    flowers: int | list[str] | None = Field(None, description="flowers drawn: a count 0-8 or codes; "
                                             "replaces the flowers written in the hand")
 
     def to_request(self) -> dict[str, Any]:
@@ -75,7 +84,7 @@ class HandRequest(Request):
 class ScoreRequest(HandRequest, Situation):
     """A hand and the situation it was won in: the `mcr score --jsonl` request."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [
+    model_config = ConfigDict(**STRICT_JSON, json_schema_extra={"examples": [
         {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
         {"hand": {"concealed": ["5p", "6p", "7p", "2p", "3p", "4p", "1s"], "win_tile": "1s",
                   "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},

@@ -51,6 +51,8 @@ def test_a_false_win_is_a_result_not_an_error(client):
     ({"hand": WIN, "flowers": 9}, "impossible_hand", "flower count 9"),
     ({"hand": WIN, "flowers": True}, "invalid_request", "flowers"),  # as `mcr score --jsonl`: no coercion
     ({"hand": WIN, "flowers": 2.0}, "invalid_request", "flowers"),
+    ({"hand": WIN, "last_of_kind": "yes"}, "invalid_request", "last_of_kind"),
+    ({"hand": WIN, "robbing_kong": 1}, "invalid_request", "robbing_kong"),
     ({"hand": WIN, "win": "self_drawn", "robbing_kong": True}, "bad_situation", "robbing the kong"),
     ({"hand": WIN, "kong_replacement": True, "win": "self_drawn"}, "bad_situation", "kong"),
     ({"hand": WIN, "colour": "red"}, "invalid_request", "colour"),
