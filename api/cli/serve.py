@@ -24,9 +24,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--port must be 1-65535, got {args.port}")
     if args.workers < 1:
         raise ValueError(f"--workers must be at least 1, got {args.workers}")
+    import os
+
     import uvicorn
 
     from api.settings import get_settings
+
+    # N processes share the cores: each runs at most cores/N photos at once unless told otherwise.
+    os.environ.setdefault("MCR_INFERENCE_WORKERS", str(max(1, (os.cpu_count() or 1) // args.workers)))
 
     get_settings()  # a bad MCR_* variable is reported here, as one error line, before serving
     uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,

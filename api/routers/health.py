@@ -13,8 +13,9 @@ router = APIRouter()
 
 
 @router.get("/healthz", tags=["health"], operation_id="health", response_model=Health)
-async def health(settings: SettingsDep) -> dict[str, str]:
-    """Always 200 while the process serves; ``model`` says whether photos can be read."""
+def health(settings: SettingsDep) -> dict[str, str]:
+    """Always 200 while the process serves; ``model`` says whether photos can be read. A plain ``def``
+    (run on a worker thread), as a first call may load the ONNX file."""
     try:
         get_detector(settings)
     except ApiError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -11,7 +12,7 @@ import httpx
 import pytest
 
 from api.cli import main
-from api.settings import MB, Settings
+from api.settings import MB, Settings, get_settings
 from tests.api.conftest import ROOT, make_client
 
 
@@ -75,7 +76,6 @@ def test_serve_refuses_bad_arguments(capsys, argv, names):
 
 
 def test_serve_reports_a_bad_setting_as_one_line(monkeypatch, capsys):
-    from api.settings import get_settings
 
     get_settings.cache_clear()
     monkeypatch.setenv("MCR_MAX_PIXELS", "many")
@@ -107,3 +107,19 @@ def test_mcr_serve_answers_on_loopback():
     finally:
         server.terminate()
         server.wait(10)
+
+
+@pytest.mark.parametrize(("workers", "expected"), [(1, 4), (2, 2), (8, 1)])
+def test_serve_shares_the_cores_between_worker_processes(monkeypatch, workers, expected):
+    import uvicorn
+
+    monkeypatch.delenv("MCR_INFERENCE_WORKERS", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    get_settings.cache_clear()
+    try:
+        assert main(["serve", "--workers", str(workers)]) == 0
+        assert os.environ["MCR_INFERENCE_WORKERS"] == str(expected)
+        assert get_settings().inference_workers == expected
+    finally:
+        get_settings.cache_clear()
