@@ -76,7 +76,6 @@ def test_serve_refuses_bad_arguments(capsys, argv, names):
 
 
 def test_serve_reports_a_bad_setting_as_one_line(monkeypatch, capsys):
-
     get_settings.cache_clear()
     monkeypatch.setenv("MCR_MAX_PIXELS", "many")
     try:
