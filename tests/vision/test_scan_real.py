@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 HOLDOUT = ROOT / "models" / "holdout.txt"
 TARGET = 0.9
+TILE_FLOOR = 0.35  # share of labelled tile faces the scan reads: 0.437 with the 16-epoch model; raise it with the model
 
 
 def held_out_hands() -> list[Path]:
@@ -45,13 +46,17 @@ def measure(detector: Detector) -> Counter[str]:
     tally: Counter[str] = Counter()
     for path in held_out_hands():
         image = load_image(path)
-        truth = read_hand(labelled(path, image.shape[1], image.shape[0], mapping)).hand
+        boxes = labelled(path, image.shape[1], image.shape[0], mapping)
+        truth = read_hand(boxes).hand
         tally["photos"] += 1
+        result = scan(image, detector, Situation())
+        assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
+        faces, read = Counter(t.code for t in boxes.tiles), Counter(t.code for t in result.detections.tiles)
+        tally["tiles"] += sum(faces.values())
+        tally["tiles_read"] += sum((faces & read).values())  # faces right, wherever they lie
         if truth is None:
             continue
         tally["readable"] += 1
-        result = scan(image, detector, Situation())
-        assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
         tally["exact"] += result.hand == truth
     return tally
 
@@ -65,6 +70,8 @@ def test_held_out_real_hands_are_read_exactly() -> None:
         pytest.skip(str(exc))
     tally = measure(detector)  # every photo gives a result, never an exception
     assert tally["readable"] >= 50
+    # A floor that moves up with the detector, so a worse model fails here before the target is in reach.
+    assert tally["tiles_read"] / tally["tiles"] >= TILE_FLOOR
     share = tally["exact"] / tally["readable"]
     if share < TARGET:  # the layout's part is measured on generated scenes; this is the detector's
         pytest.xfail(f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos with the "
@@ -74,4 +81,5 @@ def test_held_out_real_hands_are_read_exactly() -> None:
 if __name__ == "__main__":
     t = measure(Detector(default_model_path()))
     print(f"{t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
-          f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%})")
+          f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}); "
+          f"{t['tiles_read']} of {t['tiles']} labelled tile faces read ({t['tiles_read'] / max(t['tiles'], 1):.1%})")
