@@ -172,8 +172,3 @@ def build(source_dir: Path, out_dir: Path, riichi_model: Path) -> dict[str, int]
     )
     return dict(counts)
 
-
-def held_out_sources(source_dir: Path) -> list[str]:
-    """The held-out source photo names under the hash rule, sorted (recorded in models/holdout.txt)."""
-    sources = {source_name(p) for p in (source_dir / "train" / "images").iterdir()}
-    return sorted(s for s in sources if is_held_out(s))
