@@ -33,6 +33,7 @@ from datasets.formats import coco, labelstudio, yolo
 from datasets.label_summary import Failure, summarise
 from scoring.tiles import tile
 from vision.detections import TileDetections
+from vision.imagefile import ImageFileError, read_header
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 FORMATS = ("yolo", "coco", "labelstudio")
@@ -140,13 +141,11 @@ _REDUCED_DECODES = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLO
 
 def jpeg_frame_size(data: bytes) -> tuple[int, int] | None:
     """(width, height) from a JPEG's frame header, as stored (before EXIF rotation); None if not a JPEG."""
-    i = 2
-    while data[:2] == b"\xff\xd8" and i + 9 <= len(data) and data[i] == 0xFF:
-        marker = data[i + 1]
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):  # SOFn, not DHT/JPG/DAC
-            return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
-        i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
-    return None
+    try:
+        header = read_header(data)
+    except ImageFileError:
+        return None
+    return (header.width, header.height) if header.format == "JPEG" else None
 
 
 @dataclass(frozen=True, eq=False)
