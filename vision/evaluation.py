@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.formats.yolo import read_labels
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 
@@ -47,20 +48,10 @@ def yolo_pairs(root: Path) -> list[tuple[Path, Path]]:
 
 
 def read_truth(label_file: Path, width: int, height: int) -> Truth:
-    """YOLO ``class cx cy w h`` rows (normalised, our class ids) as pixel boxes; no file = no tiles."""
-    rows = []
-    if label_file.exists():
-        for number, line in enumerate(label_file.read_text().splitlines(), 1):
-            values = line.split()
-            if not values:
-                continue
-            if len(values) != 5 or not 0 <= int(values[0]) < len(TILES):
-                raise ValueError(f"{label_file}:{number}: expected 'class cx cy w h' with class 0-{len(TILES) - 1}")
-            rows.append([float(v) for v in values])
-    table = np.array(rows, dtype=np.float64).reshape(-1, 5)
-    cx, cy, w, h = table[:, 1] * width, table[:, 2] * height, table[:, 3] * width, table[:, 4] * height
-    xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
-    return Truth(xyxy.astype(np.float32), table[:, 0].astype(np.int64))
+    """A YOLO label file (our class ids) as pixel boxes; no file = no tiles."""
+    rows = read_labels(label_file, width, height) if label_file.exists() else []
+    xyxy = np.array([box for _, box in rows], dtype=np.float32).reshape(-1, 4)
+    return Truth(xyxy, np.array([cls for cls, _ in rows], dtype=np.int64))
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -32,10 +32,16 @@ def label_lines(labels: Iterable[tuple[int, Box]], width: int, height: int) -> s
 
 
 def read_labels(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
-    """Parse a YOLO label file back into pixel boxes."""
+    """Parse a YOLO label file back into pixel boxes; blank lines are skipped, a malformed row is a
+    `ValueError` naming the file and line."""
     out = []
-    for line in path.read_text().splitlines():
-        cls, cx, cy, w, h = line.split()
-        x, y, bw, bh = float(cx) * width, float(cy) * height, float(w) * width, float(h) * height
-        out.append((int(cls), (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        values = line.split()
+        if not values:
+            continue
+        if len(values) != 5 or not values[0].isdigit() or int(values[0]) >= len(CLASS_NAMES):
+            raise ValueError(f"{path}:{number}: expected 'class cx cy w h' with class 0-{len(CLASS_NAMES) - 1}")
+        cls, (cx, cy, w, h) = int(values[0]), (float(v) for v in values[1:])
+        x, y, bw, bh = cx * width, cy * height, w * width, h * height
+        out.append((cls, (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
     return out
