@@ -162,10 +162,17 @@ class Score(BaseModel):
     reading: Reading | None
 
 
+class RunnerUp(BaseModel):
+    code: str = Field(examples=["6p"])
+    confidence: float
+
+
 class DetectedTile(BaseModel):
     code: str = Field(examples=["5p"])
     confidence: float
     box: list[float] = Field(description="x1, y1, x2, y2 in photo pixels")
+    runner_up: RunnerUp | None = Field(description="the face the detector scored second there (null: none "
+                                                   "scored 0.05 or more)")
 
 
 class Detection(BaseModel):

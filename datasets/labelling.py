@@ -31,7 +31,6 @@ import numpy as np
 from datasets.atomic import write_text_atomic
 from datasets.formats import coco, labelstudio, yolo
 from datasets.label_summary import Failure, summarise
-from scoring.tiles import tile
 from vision.detections import TileDetections
 from vision.imagefile import ImageFileError, read_header
 
@@ -87,13 +86,7 @@ class ImageRecord:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ImageRecord:
-        tiles = data["tiles"]
-        detections = TileDetections(
-            np.array([t["box"] for t in tiles], np.float32).reshape(-1, 4),
-            np.array([t["confidence"] for t in tiles], np.float32),
-            np.array([tile(t["code"]).index for t in tiles], np.int64),
-        )
-        return cls(data["image"], int(data["width"]), int(data["height"]), detections,
+        return cls(data["image"], int(data["width"]), int(data["height"]), TileDetections.from_json(data["tiles"]),
                    float(data["conf"]), str(data["model"]))
 
 
@@ -162,7 +155,7 @@ class Photo:
         if (w, h) == (self.width, self.height):
             return detections
         scale = np.array([self.width / w, self.height / h] * 2, np.float32)
-        return TileDetections(detections.xyxy * scale, detections.confidence, detections.class_id)
+        return detections.with_boxes(detections.xyxy * scale)
 
 
 def read_photo(path: Path, input_size: int | None) -> Photo:

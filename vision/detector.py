@@ -1,8 +1,8 @@
 """The tile detector at run time: our YOLO model as ONNX, run by onnxruntime (never torch).
 
 `Detector` loads the session once; each call letterboxes the photo (aspect ratio kept, grey padding, as
-Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor,
-applies class-aware NMS and maps boxes back to the original pixels as a `TileDetections`.
+Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor (and the second
+best as the tile's runner-up), applies class-aware NMS and maps boxes back to the original pixels as a `TileDetections`.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from vision.detections import TileDetections
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 PAD_VALUE = 114  # Ultralytics' letterbox grey
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
+RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 
 
 def default_model_path() -> Path:
@@ -107,7 +108,8 @@ def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, 
 
 
 def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
-    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> xyxy, score, class after NMS."""
+    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> xyxy, score, class after
+    NMS, and each kept box's runner-up class (-1 when it scores under `RUNNER_UP_FLOOR`) and score."""
     scores_all = output[4:]
     class_id = scores_all.argmax(axis=0)
     scores = scores_all[class_id, np.arange(scores_all.shape[1])]
@@ -117,7 +119,13 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[n
     cx, cy, w, h = output[:4, sure]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
     kept = class_aware_nms(xyxy, scores[sure], class_id[sure], iou)[:max_det]
-    return xyxy[kept], scores[sure][kept], class_id[sure][kept]
+    anchors, columns = sure[kept], np.arange(len(kept))
+    others = scores_all[:, anchors].copy()  # independent sigmoid scores: the second best is a reading too
+    others[class_id[anchors], columns] = -np.inf
+    second = others.argmax(axis=0) if len(kept) else np.zeros(0, np.int64)
+    second_score = others[second, columns].astype(np.float32)
+    second = np.where(second_score >= RUNNER_UP_FLOOR, second, -1)
+    return xyxy[kept], scores[anchors], class_id[anchors], second, second_score
 
 
 class Detector:
@@ -165,5 +173,7 @@ class Detector:
         square = box.apply(image, self.size)
         blob = np.ascontiguousarray(square[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
         output = self._session.run(None, {self._input_name: blob})[0][0]
-        xyxy, scores, class_id = decode(output, self.conf, self.iou, self.max_det)
-        return TileDetections(box.to_original(xyxy, height, width), scores, self._to_tile_index[class_id])
+        xyxy, scores, class_id, second, second_score = decode(output, self.conf, self.iou, self.max_det)
+        runner_up = np.where(second >= 0, self._to_tile_index[second], -1)
+        return TileDetections(box.to_original(xyxy, height, width), scores, self._to_tile_index[class_id],
+                              runner_up, second_score)

@@ -14,23 +14,32 @@ rightmost standing tile (set apart or not); an upside-down photo is told from th
 none of them the photo's own left-to-right reading is kept; a concealed kong shown all face down gets
 the first face seen nowhere else. Flowers count only in the hand's own rows. Overrides (`Overrides`)
 replace the winning tile, the melds or the flower count.
+
+When the tiles as read make no winning hand, the detector's runner-up faces of its doubtful tiles (one
+or two of them) are tried, and the most plausible winning reading that gives up the least confidence is
+taken, each swap reported as an ``assumed`` doubt: a misread tile is the likeliest reason a photo of a
+win reads as no win. A hand that is still no win is scored as read (a false win is a referee's finding).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, score
 from scoring.score import ScoreError
-from scoring.tiles import BACK, PLAYABLE, Tile
+from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
+CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
+MAX_DOUBTFUL = 6  # doubtful tiles tried as their runner-up (alone and in pairs) when the hand is no win
+COST_PER_CONFIDENCE = 4.0  # plausibility given up per unit of detector confidence a swap gives up
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
@@ -80,11 +89,13 @@ class Overrides:
 
 @dataclass(frozen=True)
 class LayoutReading:
-    """The hand read from a photo (None when no valid reading exists), its groups and doubts."""
+    """The hand read from a photo (None when no valid reading exists), its groups and doubts, and the
+    detections they index: those given, with any tile read as its runner-up face swapped in."""
 
     hand: Hand | None
     groups: tuple[TileGroup, ...]
     doubts: tuple[Doubt, ...]
+    detections: TileDetections
 
 
 @dataclass(frozen=True)
@@ -106,20 +117,44 @@ class _Candidate:
     flipped: bool  # read against the photo's own left to right
 
 
+@dataclass(frozen=True)
+class _Best:
+    """A reader's best reading: the candidate, its hand (None: ``problem`` says why), whether it is a
+    complete winning hand, its plausibility, and whether the rows' other direction was as likely."""
+
+    candidate: _Candidate
+    hand: Hand | None
+    problem: str | None
+    complete: bool
+    value: float
+    unsure: bool
+
+
 class _Reader:
     """Reads one set of detections; holds what every candidate reading shares."""
 
-    def __init__(self, detections: TileDetections) -> None:
+    def __init__(self, detections: TileDetections, same_boxes: _Reader | None = None) -> None:
+        """``same_boxes``: a reader of the same boxes read as other faces, whose geometry (rows, the
+        sideways tile of each stretch of a row) this one shares instead of working it out again."""
         self.det = detections
         self.faces = detections.tiles
         xyxy = detections.xyxy.astype(np.float64)
         self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
         self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
-        self.rows = find_rows(detections)
+        self.rows = find_rows(detections) if same_boxes is None else same_boxes.rows
+        self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
+            {} if same_boxes is None else same_boxes._sideways
 
     # --- melds -------------------------------------------------------------------------------------
 
     def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int, float]:
+        """`_find_sideways`, remembered: the partitions ask for the same stretches many times."""
+        key = (row.tiles, start, stop)
+        if key not in self._sideways:
+            self._sideways[key] = self._find_sideways(row, start, stop)
+        return self._sideways[key]
+
+    def _find_sideways(self, row: Row, start: int, stop: int) -> tuple[int, float]:
         """Which tile of ``start..stop-1`` lies sideways (offset from start), and how plausible a
         claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways, -1 when
         the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
@@ -293,13 +328,13 @@ class _Reader:
                 value += float(np.clip(last - first, -0.5, 0.5))
         return value
 
-    def best(self) -> tuple[_Candidate, Hand | None, str | None, bool]:
-        """The most plausible reading: the best valid hand; else the best reading with its problem,
-        readings with a hand's tile count first. The flag says whether the other direction of the
-        rows gave a different hand about as plausibly (nothing told the player's left)."""
+    def best(self, strict_only: bool = False) -> _Best:
+        """The most plausible reading: the best valid hand (a complete one counts 1 more); else the
+        best reading with its problem, readings with a hand's tile count first (only those, if
+        ``strict_only``)."""
         invalid: list[tuple[float, _Candidate, str]] = []
-        for strict in (True, False):
-            valid: list[tuple[float, _Candidate, Hand]] = []
+        for strict in (True,) if strict_only else (True, False):
+            valid: list[tuple[float, _Candidate, Hand, bool]] = []
             for c in self.candidates(strict):
                 try:
                     hand = self.hand(c)
@@ -307,16 +342,16 @@ class _Reader:
                     invalid.append((c.plausibility, c, str(exc)))
                     continue
                 complete = score(hand).error is not ScoreError.NOT_A_WIN
-                valid.append((c.plausibility + (1.0 if complete else 0.0), c, hand))
+                valid.append((c.plausibility + (1.0 if complete else 0.0), c, hand, complete))
             if valid:
-                value, c, hand = max(valid, key=lambda v: v[0])
+                value, c, hand, complete = max(valid, key=lambda v: v[0])
                 other = [v for v in valid if v[1].flipped != c.flipped]
                 rival = max(other, key=lambda v: v[0]) if other else None
                 unsure = rival is not None and value - rival[0] < UNSURE and rival[2] != hand
-                return c, hand, None, unsure
+                return _Best(c, hand, None, complete, value, unsure)
             if invalid:
-                _, c, problem = max(invalid, key=lambda v: v[0])
-                return c, None, problem, False
+                value, c, problem = max(invalid, key=lambda v: v[0])
+                return _Best(c, None, problem, False, value, False)
         raise HandError("the tiles found do not lie in rows that could hold a hand")
 
     def hand(self, c: _Candidate) -> Hand:
@@ -387,24 +422,58 @@ def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
     return Doubt("impossible", c.head, problem, ())
 
 
-def read_hand(detections: TileDetections, overrides: Overrides | None = None,
-              runner_up: Mapping[int, str] | None = None) -> LayoutReading:
-    """The hand shown by the detected tiles, its groups and doubts; never raises for a bad photo.
-    ``runner_up`` gives, for some tiles, the face the detector found second (`vision.overlaps`)."""
+def _doubtful(det: TileDetections) -> list[int]:
+    """Tiles whose runner-up face is a fair reading too (read unsurely, or a close second), least
+    sure first."""
+    has = det.runner_up >= 0
+    close = has & ((det.confidence < LOW_CONFIDENCE) | (det.runner_up_confidence >= CLOSE * det.confidence))
+    return sorted(np.flatnonzero(close).tolist(), key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))
+
+
+def _best_reading(detections: TileDetections) -> tuple[_Reader, _Best, tuple[int, ...]]:
+    """The best reading of the tiles as read; when it is no winning hand, the best winning reading
+    with one or two doubtful tiles read as their runner-up (which tiles: the third value)."""
+    reader = _Reader(detections)
+    found = reader.best()
+    if found.complete:
+        return reader, found, ()
+    doubtful = _doubtful(detections)[:MAX_DOUBTFUL]
+    options = []
+    for swap in [(i,) for i in doubtful] + list(combinations(doubtful, 2)):
+        other = _Reader(detections.with_runner_up(list(swap)), reader)
+        try:
+            corrected = other.best(strict_only=True)  # a complete hand has a hand's tile count
+        except HandError:
+            continue
+        if corrected.complete:
+            given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
+            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, swap, other, corrected))
+    if not options:
+        return reader, found, ()
+    _, swap, other, corrected = max(options, key=lambda o: o[0])
+    return other, corrected, swap
+
+
+def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
+    """The hand shown by the detected tiles, its groups and doubts; never raises for a bad photo."""
     overrides = overrides or Overrides()
     if len(detections) == 0:
-        return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),))
-    reader = _Reader(detections)
+        return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),), detections)
     try:
-        c, hand, problem, unsure = reader.best()
+        reader, found, swapped = _best_reading(detections)
     except HandError as exc:
-        return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),))
+        return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),), detections)
+    c, hand = found.candidate, found.hand
     groups = _groups(c)
     doubts: list[Doubt] = []
+    for i in swapped:
+        doubts.append(Doubt("assumed", (i,), f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f}) "
+                            f"the tiles make no winning hand: took the runner-up {reader.faces[i].code} "
+                            f"({reader.det.confidence[i]:.2f})", (detections.tiles[i].code,)))
     if hand is None:
-        doubts.append(_impossible(reader, c, problem or "not a hand"))
+        doubts.append(_impossible(reader, c, found.problem or "not a hand"))
     else:
-        if unsure:
+        if found.unsure:
             doubts.append(Doubt("assumed", c.head, "nothing shows the player's left (no flowers, melds, sorted "
                                 "tiles or winning tile set apart): read as photographed, left to right"))
         if not c.win_apart and overrides.win_tile is None:
@@ -420,18 +489,20 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None,
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
-    doubts.extend(_low_confidence(reader, c, hand, runner_up or {}))
-    return LayoutReading(hand, groups, tuple(doubts))
+    doubts.extend(_low_confidence(reader, c, hand, swapped))
+    return LayoutReading(hand, groups, tuple(doubts), reader.det)
 
 
-def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None,
-                    runner_up: Mapping[int, str]) -> list[Doubt]:
-    """Doubts for the tiles read with low confidence or with a runner-up face: the runner-up first,
-    then, for a standing or winning tile of a valid hand, the other faces that would also complete it."""
+def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, swapped: tuple[int, ...]) -> list[Doubt]:
+    """Doubts for the tiles read with low confidence or a close runner-up face (not those already
+    swapped for it): the runner-up first, then, for a standing or winning tile of a valid hand, the
+    other faces that would also complete it."""
+    det = reader.det
     doubts = []
-    unsure = set(np.flatnonzero(reader.det.confidence < LOW_CONFIDENCE).tolist()) | set(runner_up)
-    for i in sorted(unsure):
-        alternatives: tuple[str, ...] = (runner_up[i],) if i in runner_up else ()
+    unsure = set(np.flatnonzero(det.confidence < LOW_CONFIDENCE).tolist()) | set(_doubtful(det))
+    for i in sorted(unsure - set(swapped)):
+        second = TILES[det.runner_up[i]].code if det.runner_up[i] >= 0 else None
+        alternatives: tuple[str, ...] = (second,) if second else ()
         if hand is not None and i in c.head:
             k = c.head.index(i)
             faces = [reader.faces[j] for j in c.head]
@@ -442,8 +513,8 @@ def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None,
 
             completing = (a for a in _completing(swapped) if a != reader.faces[i].code)
             alternatives = tuple(dict.fromkeys((*alternatives, *completing)))
-        read = f"{reader.faces[i].code} read with confidence {float(reader.det.confidence[i]):.2f}"
-        also = f", {runner_up[i]} also found there" if i in runner_up else ""
+        read = f"{reader.faces[i].code} read with confidence {float(det.confidence[i]):.2f}"
+        also = f", runner-up {second} ({float(det.runner_up_confidence[i]):.2f})" if second else ""
         doubts.append(Doubt("low_confidence", (i,), read + also, alternatives))
     return doubts
 

@@ -59,8 +59,7 @@ def scan_detections(detections: TileDetections, situation: Situation,
                     overrides: ScanOverrides | None = None) -> ScanResult:
     """The part of `scan` after detection: one reading per tile, layout, overrides, checks and score."""
     overrides = overrides or ScanOverrides()
-    detections, runner_up = merge_overlaps(detections)
-    reading = read_hand(detections, overrides, runner_up)
+    reading = read_hand(merge_overlaps(detections), overrides)
     result = None
     doubts = reading.doubts
     if reading.hand is not None:
@@ -68,4 +67,4 @@ def scan_detections(detections: TileDetections, situation: Situation,
             result = score(reading.hand, situation)
         except HandError as exc:  # the situation contradicts the hand read
             doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
-    return ScanResult(detections, reading.hand, reading.groups, result, doubts, situation)
+    return ScanResult(reading.detections, reading.hand, reading.groups, result, doubts, situation)

@@ -59,10 +59,9 @@ def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int
     for window in windows:
         x0, y0, x1, y1 = window
         seen = detector(image[y0:y1, x0:x1])
-        shifted = TileDetections(seen.xyxy + np.array([x0, y0, x0, y0], np.float32), seen.confidence, seen.class_id)
+        shifted = seen.with_boxes(seen.xyxy + np.array([x0, y0, x0, y0], np.float32))
         parts.append(shifted[_inside(shifted, window, height, width)])
-    return TileDetections(np.concatenate([p.xyxy for p in parts]), np.concatenate([p.confidence for p in parts]),
-                          np.concatenate([p.class_id for p in parts]))
+    return TileDetections.concat(parts)
 
 
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:

@@ -26,7 +26,38 @@ def test_mask_and_index_filtering_return_new_values() -> None:
 
 
 def test_json_form() -> None:
-    assert sample().to_json()[2] == {"code": "back", "confidence": 0.6123, "box": [20.0, 0.0, 30.3, 20.0]}
+    assert sample().to_json()[2] == {"code": "back", "confidence": 0.6123, "box": [20.0, 0.0, 30.3, 20.0],
+                                     "runner_up": None}
+
+
+def with_runner_ups() -> TileDetections:
+    d = sample()
+    return TileDetections(d.xyxy, d.confidence, d.class_id, [tile("6p").index, -1, tile("P").index], [0.05, 0.7, 0.4])
+
+
+def test_runner_up_columns_follow_every_operation() -> None:
+    d = with_runner_ups()
+    assert d.runner_up_confidence[1] == 0  # no runner-up, no score
+    assert d.to_json()[0]["runner_up"] == {"code": "6p", "confidence": 0.05}
+    picked = d[[2, 0]]
+    assert picked.runner_up.tolist() == [tile("P").index, tile("6p").index]
+    moved = d.with_boxes(d.xyxy + 5)
+    assert moved.runner_up.tolist() == d.runner_up.tolist() and moved.xyxy[0, 0] == 5
+    both = TileDetections.concat([d, picked])
+    assert len(both) == 5 and both.runner_up_confidence.tolist() == pytest.approx([0.05, 0, 0.4, 0.4, 0.05])
+    again = TileDetections.from_json(d.to_json())
+    assert again.runner_up.tolist() == d.runner_up.tolist() and again.tiles == d.tiles
+    assert TileDetections.from_json([{"code": "E", "confidence": 0.5, "box": [0, 0, 1, 1]}]).runner_up.tolist() == [-1]
+
+
+def test_reading_the_runner_up_swaps_the_faces() -> None:
+    d = with_runner_ups()
+    swapped = d.with_runner_up([2])
+    assert [t.code for t in swapped.tiles] == ["5p", "E", "P"]
+    assert swapped.confidence[2] == pytest.approx(0.4) and swapped.runner_up_confidence[2] == pytest.approx(0.61234)
+    assert swapped.with_runner_up([2]).tiles == d.tiles
+    with pytest.raises(ValueError, match=r"without a runner-up face: \[1\]"):
+        d.with_runner_up([1])
 
 
 def test_empty() -> None:
@@ -58,3 +89,12 @@ def test_bad_columns_are_named(xyxy, confidence, class_id, message) -> None:
 def test_bad_mask_length() -> None:
     with pytest.raises(IndexError, match="mask"):
         sample()[np.array([True, False])]
+
+
+def test_bad_runner_up_columns_are_named() -> None:
+    with pytest.raises(ValueError, match="runner_up outside -1"):
+        TileDetections(np.zeros((1, 4)), [0.5], [0], [-2], [0.1])
+    with pytest.raises(ValueError, match="together"):
+        TileDetections(np.zeros((1, 4)), [0.5], [0], [1])
+    with pytest.raises(ValueError, match="runner_up_confidence 2"):
+        TileDetections(np.zeros((1, 4)), [0.5], [0], [1], [0.1, 0.2])

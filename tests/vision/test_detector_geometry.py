@@ -57,10 +57,20 @@ def test_decode_takes_best_class_and_threshold() -> None:
         ],
         np.float32,
     )
-    xyxy, scores, class_id = decode(output, conf=0.25, iou=0.5, max_det=10)
+    xyxy, scores, class_id, second, second_score = decode(output, conf=0.25, iou=0.5, max_det=10)
     assert class_id.tolist() == [0, 1]
     np.testing.assert_allclose(scores, [0.9, 0.3])
     np.testing.assert_allclose(xyxy[0], [6, 6, 14, 14])
+    # each kept box's second-best class at its own anchor; under the floor it names none
+    assert second.tolist() == [1, 0]
+    np.testing.assert_allclose(second_score, [0.1, 0.1])
+
+
+def test_a_runner_up_under_the_floor_is_not_named() -> None:
+    output = np.array([[10, 50], [10, 50], [8, 8], [8, 8], [0.9, 0.01], [0.02, 0.8]], np.float32)
+    _, _, class_id, second, second_score = decode(output, conf=0.25, iou=0.5, max_det=10)
+    assert class_id.tolist() == [0, 1] and second.tolist() == [-1, -1]
+    np.testing.assert_allclose(second_score, [0.02, 0.01])
 
 
 def test_load_image_errors_name_the_file(tmp_path) -> None:

@@ -115,6 +115,32 @@ def test_low_confidence_tiles_get_the_faces_that_also_complete_the_hand() -> Non
     assert low.tiles == (13,) and low.alternatives == ("4s",)
 
 
+def misread(detections: TileDetections, k: int, read: str, conf: float, second: float) -> TileDetections:
+    """``detections`` with tile ``k`` read as ``read`` and its true face the runner-up."""
+    class_id, confidence = detections.class_id.copy(), detections.confidence.copy()
+    runner_up, runner_up_confidence = np.full(len(detections), -1), np.zeros(len(detections))
+    runner_up[k], runner_up_confidence[k] = class_id[k], second
+    class_id[k], confidence[k] = tile(read).index, conf
+    return TileDetections(detections.xyxy, confidence, class_id, runner_up, runner_up_confidence)
+
+
+def test_a_misread_tile_whose_runner_up_makes_the_win_is_swapped_and_reported() -> None:
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    reading = read_hand(misread(truth, 12, "8s", 0.45, 0.40))  # 6s read as 8s: no winning hand
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    assert reading.detections.tiles[12].code == "6s" and reading.detections.tiles == truth.tiles
+    (swap,) = [d for d in reading.doubts if d.kind == "assumed" and d.tiles == (12,)]
+    assert "8s (0.45)" in swap.message and "runner-up 6s (0.40)" in swap.message and swap.alternatives == ("8s",)
+    assert not [d for d in reading.doubts if d.kind == "low_confidence" and d.tiles == (12,)]
+
+
+def test_a_sure_tile_is_not_swapped_to_make_a_win() -> None:
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    reading = read_hand(misread(truth, 12, "8s", 0.95, 0.20))  # a far second: the photo shows no win
+    assert format_hand(reading.hand) == "123456789m55p58s7s" and reading.detections.tiles[12].code == "8s"
+    assert not [d for d in reading.doubts if d.kind == "assumed" and d.tiles == (12,)]
+
+
 def test_no_tiles_and_random_junk_never_crash() -> None:
     assert read_hand(TileDetections.empty()).hand is None
     rng = np.random.default_rng(5)

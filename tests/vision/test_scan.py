@@ -29,7 +29,7 @@ def test_json_is_the_scan_contract_with_the_score_of_mcr_score() -> None:
     result = scan_detections(shoot(lay(HAND)), situation)
     data = result.to_json()
     assert set(data) == {"tiles", "hand", "score", "doubts"}
-    assert len(data["tiles"]) == 15 and set(data["tiles"][0]) == {"code", "confidence", "box"}
+    assert len(data["tiles"]) == 15 and set(data["tiles"][0]) == {"code", "confidence", "box", "runner_up"}
     hand = data["hand"]
     assert hand["notation"] == "1f123456789m123p5s5s" and hand["win_tile"] == "5s" and hand["flowers"] == ["1f"]
     assert [g["role"] for g in hand["groups"]] == ["flowers", "concealed", "win"]
@@ -135,7 +135,8 @@ def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
     result = scan_detections(doubled, Situation())
     assert len(result.detections) == 15 and format_hand(result.hand) == "1f123456789m123p5s5s"
     (low,) = [d for d in result.doubts if d.kind == "low_confidence"]
-    assert low.tiles == (5,) and low.alternatives[0] == "6m" and "6m also found" in low.message
+    assert low.tiles == (5,) and low.alternatives[0] == "6m" and "runner-up 6m (0.50)" in low.message
+    assert result.detections.to_json()[5]["runner_up"] == {"code": "6m", "confidence": 0.5}
 
 
 class FixedTiles:
