@@ -275,6 +275,8 @@ function moveTarget(label, action) {
 function openEditor(gi, ti) {
   const group = state.groups[gi];
   const current = ti === null ? null : group.tiles[ti];
+  // The face the detector scored second for this tile in the photo: the likeliest correction.
+  const second = current && current.box !== null && state.scan ? state.scan.tiles[current.box].runner_up : null;
   $("#editor-title").textContent = current
     ? `${BY_CODE.get(current.code).en} · ${BY_CODE.get(current.code).zh}` : `Add a tile to ${groupTitle(group, "")}`;
   $("#faces").replaceChildren(...FACES.filter((f) => f.kind !== "back").map((f) => {
@@ -285,6 +287,10 @@ function openEditor(gi, ti) {
       changed();
     });
     if (current && f.code === current.code) button.setAttribute("aria-current", "true");
+    if (second && f.code === second.code) {
+      button.dataset.suggested = "true";
+      button.title += ` (the detector's second reading, ${second.confidence.toFixed(2)})`;
+    }
     return button;
   }));
   $("#moves").hidden = !current;

@@ -27,7 +27,8 @@ HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a p
 
 
 class FakeDetector:
-    """Stands in for the ONNX detector: the same faces, in a row across the photo, for any photo."""
+    """Stands in for the ONNX detector: the same faces, in a row across the photo, for any photo.
+    ``1p/4p`` reads a 1p whose runner-up face is a 4p (scored 0.6)."""
 
     classes = CLASS_NAMES
     version = "fake-1"
@@ -52,9 +53,11 @@ class FakeDetector:
         w, h = 0.95 * step, 1.3 * step
         slots = [i for i, code in enumerate(self.codes) if code != "|"]
         boxes = [[(i + 0.5) * step, (height - h) / 2, (i + 0.5) * step + w, (height + h) / 2] for i in slots]
-        faces = [tile(self.codes[i]).index for i in slots]
+        readings = [(self.codes[i].split("/") + [""])[:2] for i in slots]
+        faces = [tile(first).index for first, _ in readings]
+        seconds = [tile(second).index if second else -1 for _, second in readings]
         return TileDetections(np.array(boxes, np.float32).reshape(-1, 4), np.full(len(slots), 0.9, np.float32),
-                              np.array(faces, np.int64))
+                              np.array(faces, np.int64), np.array(seconds, np.int64), np.full(len(slots), 0.6))
 
 
 def encode(ext: str, width: int = 320, height: int = 240) -> bytes:

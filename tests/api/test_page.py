@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="Chromium n
 @pytest.fixture(scope="module")
 def page_url() -> Iterator[tuple[object, str]]:
     sync_api = pytest.importorskip("playwright.sync_api")
-    with LiveServer(FAKE_TILES=HAND) as server, sync_api.sync_playwright() as playwright:
+    with LiveServer(FAKE_TILES=HAND.replace("1p", "1p/4p")) as server, sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser, server.url
         browser.close()
@@ -68,7 +68,9 @@ def test_upload_then_correct_a_tile_and_the_score_follows(page):
     assert page.inner_text("#hand-notation") == READ
 
     page.click('#groups .group.concealed .tile[data-code="1p"]')
-    page.click('#faces .tile[data-code="4p"]')
+    suggested = page.locator('#faces .tile[data-suggested="true"]')  # the detector's runner-up for that tile
+    assert suggested.count() == 1 and suggested.get_attribute("data-code") == "4p"
+    suggested.click()
     page.wait_for_function(f"document.querySelector('#total').textContent === '{after}'")
     assert page.inner_text("#hand-notation") == CORRECTED
     assert "Mixed Double Chow" not in fan_names(page)
