@@ -432,12 +432,15 @@ def _doubtful(det: TileDetections) -> list[int]:
 
 def _best_reading(detections: TileDetections) -> tuple[_Reader, _Best, tuple[int, ...]]:
     """The best reading of the tiles as read; when it is no winning hand, the best winning reading
-    with one or two doubtful tiles read as their runner-up (which tiles: the third value)."""
+    with one or two doubtful tiles of that reading read as their runner-up (which: the third value)."""
     reader = _Reader(detections)
     found = reader.best()
-    if found.complete:
-        return reader, found, ()
-    doubtful = _doubtful(detections)[:MAX_DOUBTFUL]
+    c = found.candidate
+    if found.complete or len(c.head) != HAND_TILES - 3 * len(c.melds):
+        return reader, found, ()  # complete, or a tile missing or extra: a swap cannot mend the count
+    # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
+    shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
+    doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
     options = []
     for swap in [(i,) for i in doubtful] + list(combinations(doubtful, 2)):
         other = _Reader(detections.with_runner_up(list(swap)), reader)
