@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import TileDetections
+from vision.evaluation import box_iou
 
 SAME_TILE = 0.6  # IoU above which two boxes are one tile
 
@@ -17,11 +18,7 @@ def merge_overlaps(detections: TileDetections) -> TileDetections:
     if n < 2:
         return detections
     xyxy = detections.xyxy
-    tl = np.maximum(xyxy[:, None, :2], xyxy[None, :, :2])
-    br = np.minimum(xyxy[:, None, 2:], xyxy[None, :, 2:])
-    inter = np.prod(np.clip(br - tl, 0, None), axis=2)
-    area = np.prod(xyxy[:, 2:] - xyxy[:, :2], axis=1)
-    iou = inter / (area[:, None] + area[None] - inter + 1e-9)
+    iou = box_iou(xyxy, xyxy)
     runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
     kept: list[int] = []
     for i in np.argsort(-detections.confidence, kind="stable").tolist():
