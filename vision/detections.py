@@ -11,7 +11,7 @@ value, so filtering is one expression::
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -71,8 +71,7 @@ class TileDetections:
         index = np.asarray(index) if isinstance(index, list) else index
         if isinstance(index, np.ndarray) and index.dtype == bool and index.shape != (len(self),):
             raise IndexError(f"boolean mask of shape {index.shape} for {len(self)} detections")
-        return TileDetections(self.xyxy[index], self.confidence[index], self.class_id[index],
-                              self.runner_up[index], self.runner_up_confidence[index])
+        return TileDetections(*(getattr(self, name)[index] for name in _COLUMNS))
 
     @classmethod
     def concat(cls, parts: list[TileDetections]) -> TileDetections:
@@ -83,7 +82,7 @@ class TileDetections:
 
     def with_boxes(self, xyxy: np.ndarray) -> TileDetections:
         """The same tiles at other boxes (moved or scaled into another image's pixels)."""
-        return TileDetections(xyxy, self.confidence, self.class_id, self.runner_up, self.runner_up_confidence)
+        return replace(self, xyxy=xyxy)
 
     def with_runner_up(self, rows: list[int]) -> TileDetections:
         """The tiles with ``rows`` read as their runner-up face (and the face read first as runner-up)."""

@@ -1,8 +1,9 @@
 """The tile detector at run time: our YOLO model as ONNX, run by onnxruntime (never torch).
 
 `Detector` loads the session once; each call letterboxes the photo (aspect ratio kept, grey padding, as
-Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor (and the second
-best as the tile's runner-up), applies class-aware NMS and maps boxes back to the original pixels as a `TileDetections`.
+Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor
+(and the second best as the tile's runner-up), applies class-aware NMS and maps boxes back to the
+original pixels as a `TileDetections`.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[n
     anchors, columns = sure[kept], np.arange(len(kept))
     others = scores_all[:, anchors].copy()  # independent sigmoid scores: the second best is a reading too
     others[class_id[anchors], columns] = -np.inf
-    second = others.argmax(axis=0) if len(kept) else np.zeros(0, np.int64)
+    second = others.argmax(axis=0)
     second_score = others[second, columns].astype(np.float32)
     second = np.where(second_score >= RUNNER_UP_FLOOR, second, -1)
     return xyxy[kept], scores[anchors], class_id[anchors], second, second_score

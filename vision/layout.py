@@ -3,10 +3,11 @@ are flowers, with the doubts a referee should check.
 
 Every reading is tried and the most plausible valid one wins: either orientation of the rows, each row
 as the standing hand, with or without a second row of melds (or of more standing tiles, when no tile in
-either row lies sideways), and every way of splitting the melds off its right end. A hand's tile count (14, plus one per kong) fixes how many tiles each part holds, so the
-search is small. Plausibility adds up the conventions of a photographed hand (see the README, "Scanning
-a photo"): melds set apart, one sideways tile per claimed meld, face-down tiles in a concealed kong, no
-sideways tile among the standing ones, flowers at the left end, standing tiles sorted from the player's
+either row lies sideways), and every way of splitting the melds off its right end. A hand's tile count
+(14, plus one per kong) fixes how many tiles each part holds, so the search is small. Plausibility adds
+up the conventions of a photographed hand (see the README, "Scanning a photo"): melds set apart, one
+sideways tile per claimed meld, face-down tiles in a concealed kong, no sideways tile among the standing
+ones, flowers at the left end, standing tiles sorted from the player's
 left, chows in rank order, a complete winning hand.
 
 Rules where the photo cannot say, each reported as an ``assumed`` doubt: the winning tile is the
@@ -15,10 +16,11 @@ none of them the photo's own left-to-right reading is kept; a concealed kong sho
 the first face seen nowhere else. Flowers count only in the hand's own rows. Overrides (`Overrides`)
 replace the winning tile, the melds or the flower count.
 
-When the tiles as read make no winning hand, the detector's runner-up faces of its doubtful tiles (one
-or two of them) are tried, and the most plausible winning reading that gives up the least confidence is
-taken, each swap reported as an ``assumed`` doubt: a misread tile is the likeliest reason a photo of a
-win reads as no win. A hand that is still no win is scored as read (a false win is a referee's finding).
+When the tiles as read make no winning hand but have a hand's tile count, the detector's runner-up faces
+of the reading's doubtful tiles (one or two of them) are tried, and the most plausible winning reading
+that gives up the least confidence is taken, each swap reported as an ``assumed`` doubt: a misread tile
+is the likeliest reason a photo of a win reads as no win. A hand that is still no win is scored as read
+(a false win is a referee's finding).
 """
 
 from __future__ import annotations
@@ -470,7 +472,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     groups = _groups(c)
     doubts: list[Doubt] = []
     for i in swapped:
-        doubts.append(Doubt("assumed", (i,), f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f}) "
+        doubts.append(Doubt("assumed", (i,), f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f}), "
                             f"the tiles make no winning hand: took the runner-up {reader.faces[i].code} "
                             f"({reader.det.confidence[i]:.2f})", (detections.tiles[i].code,)))
     if hand is None:
@@ -492,18 +494,18 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
-    doubts.extend(_low_confidence(reader, c, hand, swapped))
+    doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
     return LayoutReading(hand, groups, tuple(doubts), reader.det)
 
 
-def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, swapped: tuple[int, ...]) -> list[Doubt]:
+def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:
     """Doubts for the tiles read with low confidence or a close runner-up face (not those already
     swapped for it): the runner-up first, then, for a standing or winning tile of a valid hand, the
     other faces that would also complete it."""
     det = reader.det
     doubts = []
     unsure = set(np.flatnonzero(det.confidence < LOW_CONFIDENCE).tolist()) | set(_doubtful(det))
-    for i in sorted(unsure - set(swapped)):
+    for i in sorted(unsure - taken):
         second = TILES[det.runner_up[i]].code if det.runner_up[i] >= 0 else None
         alternatives: tuple[str, ...] = (second,) if second else ()
         if hand is not None and i in c.head:
