@@ -20,15 +20,18 @@ from scoring.tiles import CLASS_NAMES
 MODELS = ROOT / "models"
 
 
-def export(weights: Path, onnx_out: Path, compact_out: Path | None, note: str, imgsz: int | None = None) -> None:
+def export(
+    weights: Path, onnx_out: Path, compact_out: Path | None, note: str, recipe_file: Path = RECIPE, imgsz: int | None = None
+) -> None:
     """Write the ONNX model with our metadata and, if asked, the compact fp16 checkpoint.
 
-    ``imgsz`` defaults to the recipe's training size."""
+    The version and, unless ``imgsz`` is given, the input size come from the recipe the weights were
+    trained with: a model runs best at the size it learned at."""
     import onnx
     from ultralytics import YOLO
     from ultralytics.utils.torch_utils import strip_optimizer
 
-    recipe = json.loads(RECIPE.read_text())
+    recipe = json.loads(recipe_file.read_text())
     imgsz = imgsz or recipe["train"]["imgsz"]
     with tempfile.TemporaryDirectory() as tmp:
         local = Path(tmp) / "weights.pt"
@@ -54,10 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-tiles.onnx")
     parser.add_argument("--compact", type=Path, default=MODELS / "mcr-tiles.pt")
     parser.add_argument("--no-compact", action="store_true", help="write the ONNX model only")
+    parser.add_argument("--recipe", type=Path, default=RECIPE, help="the recipe the weights were trained with")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
     args = parser.parse_args(argv)
     offline_ultralytics(ROOT / "data" / "yolo_config")
-    export(args.weights, args.onnx, None if args.no_compact else args.compact, args.note)
+    export(args.weights, args.onnx, None if args.no_compact else args.compact, args.note, args.recipe)
     print(f"wrote {args.onnx}" + ("" if args.no_compact else f" and {args.compact}"))
     return 0
 

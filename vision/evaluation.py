@@ -97,6 +97,16 @@ def average_precision(recall: np.ndarray, precision: np.ndarray) -> float:
     return float(np.where(at < len(recall), envelope[np.minimum(at, len(recall) - 1)], 0.0).mean())
 
 
+def ranked_ap(scores: np.ndarray, hits: np.ndarray, n_truth: int) -> list[float]:
+    """AP at each IoU threshold of predictions ranked by score; ``hits`` (n × thresholds) says which
+    matched a truth box, ``n_truth`` is how many there were."""
+    order = np.argsort(-scores, kind="stable")
+    tp = np.cumsum(hits[order], axis=0)
+    fp = np.cumsum(~hits[order], axis=0)
+    recall, precision = tp / n_truth, tp / np.maximum(tp + fp, 1)
+    return [average_precision(recall[:, t], precision[:, t]) for t in range(hits.shape[1])]
+
+
 @dataclass(frozen=True)
 class Report:
     """What `mcr eval` prints. Per-class AP covers the classes with ground truth."""
@@ -109,6 +119,8 @@ class Report:
     recall: float
     ap50: dict[str, float]
     ap50_95: dict[str, float]
+    located_ap50: float  # tiles found at all, whatever face was read: what misses vs misreads cost
+    located_ap50_95: float
     confusions: list[tuple[str, str, int]]  # (true code, predicted code, count), most frequent first
     hand_photos: int
     hands_exact: int
@@ -124,6 +136,7 @@ class Evaluator:
     _scores: list[np.ndarray] = field(default_factory=list)
     _classes: list[np.ndarray] = field(default_factory=list)
     _hits: list[np.ndarray] = field(default_factory=list)
+    _located: list[np.ndarray] = field(default_factory=list)
     _truth_counts: Counter[int] = field(default_factory=Counter)
     _confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
     _tp_at_conf: int = 0
@@ -138,6 +151,7 @@ class Evaluator:
         self._scores.append(pred.confidence)
         self._classes.append(pred.class_id)
         self._hits.append(matched >= 0)
+        self._located.append(match(pred, truth, same_class=False) >= 0)
         self._truth_counts.update(truth.class_id.tolist())
         sure = pred[pred.confidence >= self.conf]
         sure_hits = match(sure, truth)[:, 0] >= 0
@@ -155,17 +169,16 @@ class Evaluator:
     def report(self, top_confusions: int = 10) -> Report:
         scores = np.concatenate(self._scores) if self._scores else np.zeros(0)
         classes = np.concatenate(self._classes) if self._classes else np.zeros(0, np.int64)
-        hits = np.concatenate(self._hits) if self._hits else np.zeros((0, len(IOU_THRESHOLDS)), bool)
-        ap = {}
-        for cls, n_truth in sorted(self._truth_counts.items()):
-            mine = classes == cls
-            order = np.argsort(-scores[mine], kind="stable")
-            tp = np.cumsum(hits[mine][order], axis=0)
-            fp = np.cumsum(~hits[mine][order], axis=0)
-            recall, precision = tp / n_truth, tp / np.maximum(tp + fp, 1)
-            ap[TILES[cls].code] = [average_precision(recall[:, t], precision[:, t]) for t in range(len(IOU_THRESHOLDS))]
+        no_hits = np.zeros((0, len(IOU_THRESHOLDS)), bool)
+        hits = np.concatenate(self._hits) if self._hits else no_hits
+        located = np.concatenate(self._located) if self._located else no_hits
+        ap = {
+            TILES[cls].code: ranked_ap(scores[classes == cls], hits[classes == cls], n_truth)
+            for cls, n_truth in sorted(self._truth_counts.items())
+        }
         per_class = np.array(list(ap.values())).reshape(-1, len(IOU_THRESHOLDS))
         instances = sum(self._truth_counts.values())
+        located_ap = ranked_ap(scores, located, instances) if instances else [0.0] * len(IOU_THRESHOLDS)
         return Report(
             images=self._images,
             instances=instances,
@@ -175,6 +188,8 @@ class Evaluator:
             recall=self._tp_at_conf / max(instances, 1),
             ap50={code: v[0] for code, v in ap.items()},
             ap50_95={code: float(np.mean(v)) for code, v in ap.items()},
+            located_ap50=located_ap[0],
+            located_ap50_95=float(np.mean(located_ap)),
             confusions=[(a, b, n) for (a, b), n in self._confusions.most_common(top_confusions)],
             hand_photos=len(self._hands),
             hands_exact=sum(exact for exact, _, _ in self._hands),

@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
           f"median {median_ms:.0f} ms/image wall, {median_cpu_ms:.0f} ms CPU")
     print(f"mAP50 {report.map50:.3f}  mAP50-95 {report.map50_95:.3f}  "
           f"precision {report.precision:.3f}  recall {report.recall:.3f}  (conf >= {args.conf})")
+    print(f"tiles located, any face: AP50 {report.located_ap50:.3f}  AP50-95 {report.located_ap50_95:.3f}")
     if report.hand_photos:
         print(f"hand photos read exactly: {report.hands_exact}/{report.hand_photos} "
               f"({report.hands_exact / report.hand_photos:.1%}); per-tile accuracy "

@@ -36,6 +36,14 @@ def test_misread_tile_is_a_confusion_and_breaks_the_hand() -> None:
     assert r.hands_exact == 0 and (r.hand_tiles, r.hand_tiles_correct) == (3, 2)
     assert r.precision == pytest.approx(2 / 3) and r.recall == pytest.approx(2 / 3)
     assert r.ap50["E"] == pytest.approx(1.0) and r.ap50["1m"] == pytest.approx(0.5, abs=0.01)
+    assert r.located_ap50 == pytest.approx(1.0)  # every tile was found, one face misread
+
+
+def test_missed_tile_lowers_located_ap() -> None:
+    ev = Evaluator()
+    ev.add(detections(CODES[:2], BOXES[:2]), truth())
+    r = ev.report()
+    assert r.located_ap50 == pytest.approx(2 / 3, abs=0.01) and r.ap50["E"] == 0.0
 
 
 def test_low_confidence_duplicates_lower_ap_but_not_the_operating_point() -> None:
