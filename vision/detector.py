@@ -1,14 +1,13 @@
 """The tile detector at run time: our YOLO model as ONNX, run by onnxruntime (never torch).
 
 `Detector` loads the session once; each call letterboxes the photo (aspect ratio kept, grey padding, as
-Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, keeps the best class per anchor
-(and the second best as the tile's runner-up), applies class-aware NMS and maps boxes back to the
-original pixels as a `TileDetections`.
+Ultralytics trains), decodes the ``(1, 4 + classes, anchors)`` output, applies class-aware NMS, maps
+boxes back to the original pixels, lets the face reader (`vision.faces`) read each tile again from the
+photo itself, and returns each tile's best face (and its runner-up) as a `TileDetections`.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,13 +15,16 @@ import cv2
 import numpy as np
 
 import models
-from scoring.tiles import tile
+from scoring.tiles import TILES
 from vision.detections import TileDetections
+from vision.faces import FaceReader, default_face_model_path
+from vision.onnxmodel import OnnxModel
 
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 PAD_VALUE = 114  # Ultralytics' letterbox grey
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
+DETECTOR_WEIGHT = 0.5  # exponent of the detector's face scores beside the face reader's probabilities
 
 
 def default_model_path() -> Path:
@@ -108,9 +110,9 @@ def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, 
     return nms(xyxy + offset, scores, iou)
 
 
-def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, ...]:
-    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> xyxy, score, class after
-    NMS, and each kept box's runner-up class (-1 when it scores under `RUNNER_UP_FLOOR`) and score."""
+def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, np.ndarray]:
+    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> the xyxy boxes kept by
+    class-aware NMS and their score of every class (kept × classes)."""
     scores_all = output[4:]
     class_id = scores_all.argmax(axis=0)
     scores = scores_all[class_id, np.arange(scores_all.shape[1])]
@@ -120,17 +122,47 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[n
     cx, cy, w, h = output[:4, sure]
     xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
     kept = class_aware_nms(xyxy, scores[sure], class_id[sure], iou)[:max_det]
-    anchors, columns = sure[kept], np.arange(len(kept))
-    others = scores_all[:, anchors].copy()  # independent sigmoid scores: the second best is a reading too
-    others[class_id[anchors], columns] = -np.inf
-    second = others.argmax(axis=0)
-    second_score = others[second, columns].astype(np.float32)
+    return xyxy[kept], np.ascontiguousarray(scores_all[:, sure[kept]].T)
+
+
+def top_two(class_scores: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per row of scores (at least two classes), in `TileDetections`' column order: the best score and
+    its class, the second best class (-1 when it scores under `RUNNER_UP_FLOOR`) and its score."""
+    rows = np.arange(len(class_scores))
+    best = class_scores.argmax(axis=1)
+    others = class_scores.copy()
+    others[rows, best] = -np.inf
+    second = others.argmax(axis=1)
+    second_score = others[rows, second].astype(np.float32)
     second = np.where(second_score >= RUNNER_UP_FLOOR, second, -1)
-    return xyxy[kept], scores[anchors], class_id[anchors], second, second_score
+    return class_scores[rows, best].astype(np.float32), best, second, second_score
+
+
+def in_tile_order(scores: np.ndarray, tile_index: np.ndarray) -> np.ndarray:
+    """A model's per-class columns placed in the tile vocabulary's order (faces it lacks score 0)."""
+    placed = np.zeros((len(scores), len(TILES)), np.float32)
+    placed[:, tile_index] = scores
+    return placed
+
+
+def fuse(detector_scores: np.ndarray, face_probs: np.ndarray) -> np.ndarray:
+    """Per tile and face: how sure we are of a tile there, whatever its face, times the face's share of
+    the product of the face reader's probability and the detector's score (weighted by
+    `DETECTOR_WEIGHT`): the reader, which sees the tile at full resolution, leads. "A tile, whatever
+    its face" is the noisy-or of the detector's independent per-face scores: a tile it hesitates over
+    between two faces is still surely a tile."""
+    joint = face_probs * (detector_scores + 1e-6) ** DETECTOR_WEIGHT
+    joint /= joint.sum(axis=1, keepdims=True)
+    tile_there = 1.0 - np.prod(1.0 - detector_scores, axis=1, keepdims=True)
+    return (joint * tile_there).astype(np.float32)
 
 
 class Detector:
-    """Finds and reads every tile in a photo with our ONNX model; load once, call per image."""
+    """Finds and reads every tile in a photo with our ONNX model, each face read again by the face
+    reader (`vision.faces`) when there is one; load once, call per image.
+
+    ``face_model``: a face reader's ONNX file; None takes the shipped one when the checkout has it.
+    ``faces=False`` reads faces with the detector alone."""
 
     def __init__(
         self,
@@ -139,31 +171,22 @@ class Detector:
         conf: float = 0.25,
         iou: float = 0.6,
         max_det: int = 300,
+        face_model: str | Path | None = None,
+        faces: bool = True,
     ) -> None:
-        import onnxruntime as ort
-
         if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
             raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
         path = Path(model_path) if model_path is not None else default_model_path()
-        if not path.is_file():
-            raise FileNotFoundError(f"{path}: no such model file")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        try:
-            self._session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own types for corrupt files
-            raise ValueError(f"{path}: not a loadable ONNX model ({exc})") from exc
-        model_input = self._session.get_inputs()[0]
-        self._input_name = model_input.name
-        self.size = int(model_input.shape[-1])
-        meta = self._session.get_modelmeta().custom_metadata_map
-        if "classes" not in meta:
-            raise ValueError(f"{path}: model has no 'classes' metadata (export it with models.export)")
-        self.classes: tuple[str, ...] = tuple(json.loads(meta["classes"]))
-        self.version = meta.get("version", "unknown")
-        self._to_tile_index = np.array([tile(code).index for code in self.classes], dtype=np.int64)
+        self._model = OnnxModel.load(path, threads, "model", "models.export")
+        self.size, self.classes = self._model.size, self._model.classes
         self.conf, self.iou, self.max_det = conf, iou, max_det
+        if faces and (face_model is not None or default_face_model_path().is_file()):
+            self.faces: FaceReader | None = FaceReader(face_model, threads)
+        else:
+            self.faces = None
+        self.version = self._model.version
+        if self.faces is not None:
+            self.version += f"+faces-{self.faces.version}"
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
@@ -173,8 +196,14 @@ class Detector:
         box = Letterbox.fit(height, width, self.size)
         square = box.apply(image, self.size)
         blob = np.ascontiguousarray(square[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
-        output = self._session.run(None, {self._input_name: blob})[0][0]
-        xyxy, scores, class_id, second, second_score = decode(output, self.conf, self.iou, self.max_det)
-        runner_up = np.where(second >= 0, self._to_tile_index[second], -1)
-        return TileDetections(box.to_original(xyxy, height, width), scores, self._to_tile_index[class_id],
-                              runner_up, second_score)
+        output = self._model.run(blob)[0]
+        xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det)
+        xyxy = box.to_original(xyxy, height, width)
+        scores = in_tile_order(class_scores, self._model.tile_index)
+        if self.faces is not None and len(xyxy):
+            scores = fuse(scores, in_tile_order(self.faces(image, xyxy), self.faces.tile_index))
+            best = scores.max(axis=1)
+            kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
+            kept = kept[best[kept] >= self.conf]  # boxes of one tile read alike by the reader: one stays;
+            xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
+        return TileDetections(xyxy, *top_two(scores))

@@ -12,8 +12,9 @@ import argparse
 import json
 import sys
 from collections import Counter
-from pathlib import Path
 from typing import Any
+
+from api.cli.detector_options import add_model_arguments, detector_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -21,9 +22,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="photo files (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true", help="one JSON line per image")
-    parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
+    add_model_arguments(parser)
     parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
-    parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
     parser.set_defaults(run=run)
 
 
@@ -37,9 +37,9 @@ def summary(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import Detector, load_image
+    from vision.detector import load_image
 
-    detector = Detector(args.model, threads=args.threads, conf=args.conf)
+    detector = detector_from(args, args.conf)
     failed = 0
     for name in args.images:
         try:

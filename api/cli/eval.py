@@ -13,21 +13,22 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
+from api.cli.detector_options import add_model_arguments, detector_from
+
 HELD_OUT = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("eval", help="measure the detector on labelled photos", description=__doc__)
     parser.add_argument("--data", type=Path, default=HELD_OUT, help="YOLO folder (default: the held-out split, data/real/images/val)")
-    parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
+    add_model_arguments(parser)
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence (default 0.25)")
-    parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import Detector, load_image
+    from vision.detector import load_image
     from vision.evaluation import Evaluator, read_truth, yolo_pairs
 
     if args.data == HELD_OUT and not HELD_OUT.is_dir():
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 < args.conf < 1.0:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     pairs = yolo_pairs(args.data)
-    detector = Detector(args.model, threads=args.threads, conf=0.001)
+    detector = detector_from(args, conf=0.001)
     evaluator = Evaluator(conf=args.conf)
     timings, cpu_times = [], []
     for image_path, label_path in pairs:

@@ -86,12 +86,15 @@ def run(args: argparse.Namespace) -> int:
     from datasets.label_summary import summary_text
     from datasets.labelling import Job, label_folder
     from vision.detector import Detector, default_model_path
+    from vision.faces import default_face_model_path
 
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
+    faces = default_face_model_path()  # the Detector reads faces again with it when the checkout has one
+    models = model_id(model) + (f"+{model_id(faces)}" if faces.is_file() else "")
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
-    job = Job(args.in_dir, args.out, args.format, model_id(model), conf=args.conf, workers=args.workers,
+    job = Job(args.in_dir, args.out, args.format, models, conf=args.conf, workers=args.workers,
               force=args.force, **prefix)
     threads = max(1, usable_cores() // job.workers)  # workers x threads = cores
     factory = functools.partial(Detector, model, threads=threads, conf=args.conf)

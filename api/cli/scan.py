@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from api.cli.detector_options import add_model_arguments, detector_from
 from api.cli.score import add_situation_arguments, situation_fields, table
 
 
@@ -23,8 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the scan as JSON")
     parser.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="write the annotated photo here")
     parser.add_argument("--win-tile", metavar="T", help="the winning tile, when the photo does not show it")
-    parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
-    parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
+    add_model_arguments(parser)
     add_situation_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -32,14 +32,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scoring import Situation
     from scoring.tiles import tile
-    from vision.detector import Detector, load_image
+    from vision.detector import load_image
     from vision.scan import ScanOverrides, scan
 
     fields = situation_fields(args)
     situation = Situation.from_json(fields)
     overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"))
     image = load_image(args.image)  # a bad path fails before the model loads
-    result = scan(image, Detector(args.model, threads=args.threads), situation, overrides)
+    result = scan(image, detector_from(args, conf=0.25), situation, overrides)
     if args.annotate:
         from vision.annotate import annotate, save_image
 

@@ -1,4 +1,5 @@
-"""`mcr train`: reproduce the shipped detector from the recorded recipe (``models/recipe.json``).
+"""`mcr train`: reproduce the shipped detector from the recorded recipe (``models/recipe.json``), or with
+``--faces`` the face reader (``models/recipe-faces.json``, ``python -m models.faces``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -24,6 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="interpreter with the train extra (default: this one)")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming")
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
+    parser.add_argument("--faces", action="store_true",
+                        help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
     parser.set_defaults(run=run)
 
 
@@ -31,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
     if probe.returncode != 0:
         raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
-    command = [args.python, "-m", "models.train"]
+    if args.faces and args.prepare_only:
+        raise CliError("--faces trains from data/real: build it first with --prepare-only alone")
+    command = [args.python, "-m", "models.faces" if args.faces else "models.train"]
     command += ["--fresh"] if args.fresh else []
     command += ["--prepare-only"] if args.prepare_only else []
     return subprocess.run(command, cwd=ROOT).returncode

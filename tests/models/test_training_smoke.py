@@ -5,6 +5,7 @@ Needs the `train` extra (torch, ultralytics); skipped in the product venv. CI ru
 no data from ../shared.
 """
 
+import json
 from pathlib import Path
 
 import cv2
@@ -66,3 +67,27 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
     assert len(found) > 0
     assert (found.xyxy[:, 2] <= 120).all() and (found.xyxy[:, 3] <= SIZE).all()
     assert (tmp_path / "compact.pt").stat().st_size < 8_000_000
+
+
+def test_face_reader_trains_exports_and_reads_beside_the_detector(tmp_path: Path) -> None:
+    """One tiny epoch of the face reader on the drawn scenes, exported, loaded, and used by the Detector."""
+    from models import faces
+    from vision.faces import FaceReader
+
+    folder = tmp_path / "scenes"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for seed in range(3):
+        draw_scene(seed, folder / "images", folder / "labels")
+    recipe = {**json.loads(faces.RECIPE.read_text()), "name": "smoke", "epochs": 1, "batch": 8,
+              "channels": [4, 8], "data": {"train": [str(folder)], "val": [str(folder)]}}
+    checkpoint = faces.train(recipe, tmp_path / "faces", fresh=True)
+    model = tmp_path / "faces.onnx"
+    faces.export(checkpoint, recipe, model, tmp_path / "faces.pt", note="smoke")
+    reader = FaceReader(model)
+    assert reader.classes == CLASS_NAMES and reader.size == recipe["size"]
+    image = cv2.imread(str(folder / "images" / "scene0.png"))
+    probabilities = reader(image, np.array([[8, 60, 32, 94], [37, 60, 61, 94]], np.float32))
+    assert probabilities.shape == (2, len(CLASS_NAMES))
+    np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-5)
+    assert (tmp_path / "faces.pt").stat().st_size < 100_000

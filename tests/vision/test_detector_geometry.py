@@ -4,7 +4,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detector, Letterbox, class_aware_nms, decode, load_image, nms
+from vision.detector import Detector, Letterbox, class_aware_nms, decode, fuse, load_image, nms, top_two
 
 
 @pytest.mark.parametrize(("height", "width"), [(480, 640), (1000, 300), (333, 777), (64, 64)])
@@ -57,7 +57,9 @@ def test_decode_takes_best_class_and_threshold() -> None:
         ],
         np.float32,
     )
-    xyxy, scores, class_id, second, second_score = decode(output, conf=0.25, iou=0.5, max_det=10)
+    xyxy, class_scores = decode(output, conf=0.25, iou=0.5, max_det=10)
+    np.testing.assert_allclose(class_scores, [[0.9, 0.1], [0.1, 0.3]])  # every class, per kept box
+    scores, class_id, second, second_score = top_two(class_scores)
     assert class_id.tolist() == [0, 1]
     np.testing.assert_allclose(scores, [0.9, 0.3])
     np.testing.assert_allclose(xyxy[0], [6, 6, 14, 14])
@@ -68,9 +70,19 @@ def test_decode_takes_best_class_and_threshold() -> None:
 
 def test_a_runner_up_under_the_floor_is_not_named() -> None:
     output = np.array([[10, 50], [10, 50], [8, 8], [8, 8], [0.9, 0.01], [0.02, 0.8]], np.float32)
-    _, _, class_id, second, second_score = decode(output, conf=0.25, iou=0.5, max_det=10)
+    _, class_id, second, second_score = top_two(decode(output, conf=0.25, iou=0.5, max_det=10)[1])
     assert class_id.tolist() == [0, 1] and second.tolist() == [-1, -1]
     np.testing.assert_allclose(second_score, [0.02, 0.01])
+
+
+def test_fusion_lets_the_face_reader_lead_and_keeps_the_detectors_certainty() -> None:
+    detector = np.array([[0.6, 0.5, 0.0], [0.2, 0.1, 0.0]], np.float32)  # a tile it finds surely, one barely
+    reader = np.array([[0.1, 0.9, 0.0], [0.7, 0.3, 0.0]], np.float32)
+    fused = fuse(detector, reader)
+    assert fused.argmax(axis=1).tolist() == [1, 0]  # the reader's face wins a close call
+    # "a tile is here" stays the detector's, any face counting: 1 - (1 - 0.6)(1 - 0.5) = 0.8
+    np.testing.assert_allclose(fused.sum(axis=1), [0.8, 1 - 0.8 * 0.9], rtol=1e-5)
+    assert fused[:, 2].max() < 1e-6  # a face neither model sees stays unseen
 
 
 def test_load_image_errors_name_the_file(tmp_path) -> None:

@@ -1,0 +1,239 @@
+"""Train the face reader (`vision.faces`) from the recorded recipe (``models/recipe-faces.json``); resumable.
+
+Run in an environment with the ``train`` extra, from the repository root: ``python -m models.faces``
+(what ``mcr train --faces`` runs). Every labelled tile of the recipe's YOLO folders (the real training
+photos built by ``mcr train --prepare-only``, synthetic scenes from ``mcr synth``) is cut once as a patch
+with room around its crop; each epoch then jitters the box, turns the crop (any multiple of 90° plus a
+few degrees), blurs it to the size of a small tile, shifts its colours and adds noise, so the reader
+learns faces, not one photo's framing. Validation: the tiles of the held-out real photos, uncropped by
+any jitter. ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
+``models/mcr-faces.onnx`` (softmax output, metadata ``classes``, ``version``, ``recipe``) and the weights
+as fp16 in ``models/mcr-faces.pt``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scoring.tiles import CLASS_NAMES
+from vision.evaluation import read_truth, yolo_pairs
+from vision.faces import crop_window, square_crop, to_blob
+
+ROOT = Path(__file__).resolve().parent.parent
+RECIPE = ROOT / "models" / "recipe-faces.json"
+MODELS = ROOT / "models"
+CONTEXT = 1.5  # a stored patch covers this many crop sides, room for jitter and turns
+
+
+def cut_patches(folder: Path, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled tile of a YOLO folder as a (n, p, p, 3) patch around its crop, and its class."""
+    side = round(size * CONTEXT)
+    patches, labels = [], []
+    for image_path, label_path in yolo_pairs(folder):
+        image = cv2.imread(str(image_path))
+        if image is None:
+            continue
+        truth = read_truth(label_path, image.shape[1], image.shape[0])
+        for box, cls in zip(truth.xyxy, truth.class_id.tolist(), strict=True):
+            cx, cy, s = crop_window(box)
+            patches.append(square_crop(image, cx, cy, s * CONTEXT, side))
+            labels.append(cls)
+    return np.stack(patches).reshape(-1, side, side, 3), np.array(labels, np.int64)
+
+
+def load_patches(folders: list[str], size: int, cache: Path) -> tuple[np.ndarray, np.ndarray]:
+    """The patches of several folders (relative to the repository root), each cut once and cached."""
+    cache.mkdir(parents=True, exist_ok=True)
+    parts = []
+    for folder in folders:
+        stored = cache / f"{folder.strip('/').replace('/', '_')}-{size}.npz"
+        if not stored.exists():
+            patches, labels = cut_patches(ROOT / folder, size)
+            np.savez(stored, patches=patches, labels=labels)
+        data = np.load(stored)
+        parts.append((data["patches"], data["labels"]))
+    return np.concatenate([p for p, _ in parts]), np.concatenate([y for _, y in parts])
+
+
+def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[str, float]) -> np.ndarray:
+    """One training view of a patch: jittered box, turned, blurred to a random tile size."""
+    centre = patch.shape[0] / 2
+    scale = size / (patch.shape[0] / CONTEXT) / rng.uniform(1 - aug["scale"], 1 + aug["scale"])
+    angle = 90.0 * rng.integers(4) + rng.uniform(-aug["degrees"], aug["degrees"])
+    shift = rng.uniform(-aug["translate"], aug["translate"], 2) * patch.shape[0] / CONTEXT
+    matrix = cv2.getRotationMatrix2D((centre + shift[0], centre + shift[1]), angle, scale)
+    matrix[:, 2] += size / 2 - np.array([centre + shift[0], centre + shift[1]])
+    view = cv2.warpAffine(patch, matrix, (size, size), flags=cv2.INTER_LINEAR, borderValue=(114, 114, 114))
+    if rng.random() < aug["blur_p"]:  # a tile seen at few pixels
+        small = int(rng.integers(aug["blur_min"], size))
+        view = cv2.resize(cv2.resize(view, (small, small), interpolation=cv2.INTER_AREA), (size, size))
+    return view
+
+
+def colour_jitter(batch: Any, generator: Any, aug: dict[str, float]) -> Any:
+    """Brightness, contrast, saturation and noise per crop on a (n, 3, s, s) 0–1 tensor."""
+    import torch
+
+    n = batch.shape[0]
+
+    def uniform(low: float, high: float) -> Any:
+        return torch.empty(n, 1, 1, 1).uniform_(low, high, generator=generator)
+
+    gray = batch.mean(dim=1, keepdim=True)
+    batch = gray + (batch - gray) * uniform(1 - aug["saturation"], 1 + aug["saturation"])
+    mean = batch.mean(dim=(1, 2, 3), keepdim=True)
+    batch = mean + (batch - mean) * uniform(1 - aug["contrast"], 1 + aug["contrast"])
+    batch = batch + uniform(-aug["brightness"], aug["brightness"])
+    batch = batch + torch.randn(batch.shape, generator=generator) * uniform(0, aug["noise"])
+    return batch.clamp(0, 1)
+
+
+def build_model(recipe: dict[str, Any]) -> Any:
+    """A small VGG-style network: per stage two 3×3 conv + BN + ReLU, then 2× pooling; global average."""
+    from torch import nn
+
+    layers: list[Any] = []
+    channels_in = 3
+    for channels in recipe["channels"]:
+        for _ in range(2):
+            layers += [nn.Conv2d(channels_in, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels),
+                       nn.ReLU(inplace=True)]
+            channels_in = channels
+        layers.append(nn.MaxPool2d(2))
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(recipe["dropout"]),
+               nn.Linear(channels_in, len(CLASS_NAMES))]
+    return nn.Sequential(*layers)
+
+
+def class_weights(labels: np.ndarray) -> np.ndarray:
+    """Sampling weight per tile ∝ 1/√(its class's count): rare faces (flowers, seasons) seen more often."""
+    counts = np.bincount(labels, minlength=len(CLASS_NAMES)).astype(np.float64)
+    weights = 1.0 / np.sqrt(np.maximum(counts[labels], 1))
+    return weights / weights.sum()
+
+
+def accuracy(model: Any, patches: np.ndarray, labels: np.ndarray, size: int) -> float:
+    """Top-1 accuracy on the patches' nominal crops (no jitter)."""
+    import torch
+
+    side = patches.shape[1] / CONTEXT
+    lo = round((patches.shape[1] - side) / 2)
+    crops = np.stack([cv2.resize(p[lo:lo + round(side), lo:lo + round(side)], (size, size),
+                                 interpolation=cv2.INTER_AREA) for p in patches])
+    model.eval()
+    with torch.no_grad():
+        predicted = torch.cat([model(torch.from_numpy(to_blob(crops[i:i + 512]))).argmax(1)
+                               for i in range(0, len(crops), 512)])
+    return float((predicted.numpy() == labels).mean())
+
+
+def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
+    """Train (or resume) the reader; returns the checkpoint path. Stops at the recipe's epochs or hours."""
+    import torch
+
+    torch.set_num_threads(recipe["torch_threads"])
+    torch.manual_seed(recipe["seed"])
+    size, aug = recipe["size"], recipe["augmentation"]
+    run = work / recipe["name"]
+    run.mkdir(parents=True, exist_ok=True)
+    train_p, train_y = load_patches(recipe["data"]["train"], size, work / "patches")
+    val_p, val_y = load_patches(recipe["data"]["val"], size, work / "patches")
+    print(f"{len(train_y)} training tiles, {len(val_y)} held-out tiles", flush=True)
+
+    model = build_model(recipe)
+    epochs, steps = recipe["epochs"], math.ceil(len(train_y) / recipe["batch"])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=recipe["lr"], weight_decay=recipe["weight_decay"])
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, recipe["lr"], total_steps=epochs * steps,
+                                                   pct_start=0.1)
+    last, start, history = run / "last.pt", 0, []
+    if last.exists() and not fresh:
+        state = torch.load(last, weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        schedule.load_state_dict(state["schedule"])
+        start, history = state["epoch"] + 1, state["history"]
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=recipe["label_smoothing"])
+    weights = class_weights(train_y)
+    began = time.time()
+    for epoch in range(start, epochs):
+        rng = np.random.default_rng(recipe["seed"] * 1000 + epoch)
+        generator = torch.Generator().manual_seed(recipe["seed"] * 1000 + epoch)
+        order = rng.choice(len(train_y), size=steps * recipe["batch"], p=weights)
+        model.train()
+        total = 0.0
+        for step in range(steps):
+            rows = order[step * recipe["batch"]:(step + 1) * recipe["batch"]]
+            views = np.stack([augment(train_p[r], size, rng, aug) for r in rows])
+            batch = colour_jitter(torch.from_numpy(to_blob(views)), generator, aug)
+            loss = loss_fn(model(batch), torch.from_numpy(train_y[rows]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total += loss.item()
+        history.append({"epoch": epoch, "loss": round(total / steps, 4),
+                        "val_accuracy": round(accuracy(model, val_p, val_y, size), 4),
+                        "minutes": round((time.time() - began) / 60, 1)})
+        print(json.dumps(history[-1]), flush=True)
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
+                    "schedule": schedule.state_dict(), "epoch": epoch, "history": history}, last)
+        if (time.time() - began) / 3600 > recipe["hours"]:
+            break
+    return last
+
+
+def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out: Path | None, note: str) -> None:
+    """The reader as ONNX (dynamic batch, softmax output, our metadata) and, if asked, fp16 weights."""
+    import onnx
+    import torch
+
+    state = torch.load(checkpoint, weights_only=False)
+    model = build_model(recipe)
+    model.load_state_dict(state["model"])
+    model.eval()
+    wrapped = torch.nn.Sequential(model, torch.nn.Softmax(dim=1))
+    example = torch.zeros(1, 3, recipe["size"], recipe["size"])
+    torch.onnx.export(wrapped, example, str(onnx_out), input_names=["crops"], output_names=["faces"],
+                      dynamic_axes={"crops": {0: "n"}, "faces": {0: "n"}}, opset_version=17, dynamo=False)
+    exported = onnx.load(str(onnx_out))
+    meta = {"classes": json.dumps(list(CLASS_NAMES)), "version": recipe["version"], "recipe": note,
+            "history": json.dumps(state["history"])}
+    for key, value in meta.items():
+        entry = exported.metadata_props.add()
+        entry.key, entry.value = key, value
+    onnx.save(exported, str(onnx_out))
+    if compact_out is not None:
+        torch.save({k: v.half() for k, v in model.state_dict().items()}, compact_out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.faces", description=__doc__)
+    parser.add_argument("--recipe", type=Path, default=RECIPE, help="recipe file (default models/recipe-faces.json)")
+    parser.add_argument("--work", type=Path, default=ROOT / "data" / "faces", help="folder for runs (not in git)")
+    parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
+    parser.add_argument("--export", action="store_true", help="only export the last checkpoint")
+    parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-faces.onnx")
+    parser.add_argument("--compact", type=Path, default=MODELS / "mcr-faces.pt")
+    parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
+    args = parser.parse_args(argv)
+    recipe = json.loads(args.recipe.read_text())
+    checkpoint = args.work / recipe["name"] / "last.pt"
+    if not args.export:
+        checkpoint = train(recipe, args.work, args.fresh)
+    if not checkpoint.exists():
+        raise SystemExit(f"{checkpoint}: no checkpoint to export; train first")
+    export(checkpoint, recipe, args.onnx, args.compact, args.note)
+    print(f"wrote {args.onnx} and {args.compact}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,55 @@
+"""Loading one of our ONNX models (the detector, the face reader) for CPU inference, with clear errors.
+
+Both carry their output classes as a JSON list of tile codes in the metadata key ``classes`` and a
+``version``; their input is a batch of square RGB images whose side this reads from the graph.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scoring.tiles import tile
+
+
+@dataclass(frozen=True)
+class OnnxModel:
+    """An onnxruntime session with what our code needs to know about it."""
+
+    session: Any
+    input_name: str
+    size: int
+    classes: tuple[str, ...]
+    tile_index: np.ndarray  # each output class's index in the tile vocabulary
+    version: str
+
+    @classmethod
+    def load(cls, path: Path, threads: int, kind: str, exporter: str) -> OnnxModel:
+        """The model at ``path`` (a ``kind`` such as "model", for messages), run on ``threads`` CPU
+        threads; ``exporter`` names the module that writes its metadata."""
+        import onnxruntime as ort
+
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: no such {kind} file")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        try:
+            session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own types for corrupt files
+            raise ValueError(f"{path}: not a loadable ONNX model ({exc})") from exc
+        model_input = session.get_inputs()[0]
+        meta = session.get_modelmeta().custom_metadata_map
+        if "classes" not in meta:
+            raise ValueError(f"{path}: {kind} has no 'classes' metadata (export it with {exporter})")
+        classes = tuple(json.loads(meta["classes"]))
+        return cls(session, model_input.name, int(model_input.shape[-1]), classes,
+                   np.array([tile(code).index for code in classes], dtype=np.int64), meta.get("version", "unknown"))
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        """The first output for an input batch."""
+        return self.session.run(None, {self.input_name: blob})[0]
