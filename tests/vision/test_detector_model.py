@@ -79,4 +79,4 @@ def test_the_shipped_face_reader_reads_held_out_faces_better_than_the_detector_a
             found = detector(image)
             assert (found.confidence >= detector.conf).all()
             read[name] += sum((truth & Counter(t.code for t in found.tiles)).values())
-    assert read["with"] > 1.05 * read["alone"], read  # measured: 80 vs 71 faces (6 photos)
+    assert read["with"] > 1.05 * read["alone"], read  # measured: 81 vs 71 faces (6 photos)
