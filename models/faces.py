@@ -25,7 +25,8 @@ import numpy as np
 
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs
-from vision.faces import crop_window, square_crop, to_blob
+from vision.faces import crop_window, square_crop
+from vision.onnxmodel import PAD_VALUE, to_blob
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe-faces.json"
@@ -71,7 +72,7 @@ def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[st
     shift = rng.uniform(-aug["translate"], aug["translate"], 2) * patch.shape[0] / CONTEXT
     matrix = cv2.getRotationMatrix2D((centre + shift[0], centre + shift[1]), angle, scale)
     matrix[:, 2] += size / 2 - np.array([centre + shift[0], centre + shift[1]])
-    view = cv2.warpAffine(patch, matrix, (size, size), flags=cv2.INTER_LINEAR, borderValue=(114, 114, 114))
+    view = cv2.warpAffine(patch, matrix, (size, size), flags=cv2.INTER_LINEAR, borderValue=(PAD_VALUE,) * 3)
     if rng.random() < aug["blur_p"]:  # a tile seen at few pixels
         small = int(rng.integers(aug["blur_min"], size))
         view = cv2.resize(cv2.resize(view, (small, small), interpolation=cv2.INTER_AREA), (size, size))
@@ -124,10 +125,8 @@ def accuracy(model: Any, patches: np.ndarray, labels: np.ndarray, size: int) -> 
     """Top-1 accuracy on the patches' nominal crops (no jitter)."""
     import torch
 
-    side = patches.shape[1] / CONTEXT
-    lo = round((patches.shape[1] - side) / 2)
-    crops = np.stack([cv2.resize(p[lo:lo + round(side), lo:lo + round(side)], (size, size),
-                                 interpolation=cv2.INTER_AREA) for p in patches])
+    centre, side = patches.shape[1] / 2, patches.shape[1] / CONTEXT
+    crops = np.stack([square_crop(p, centre, centre, side, size) for p in patches])
     model.eval()
     with torch.no_grad():
         predicted = torch.cat([model(torch.from_numpy(to_blob(crops[i:i + 512]))).argmax(1)

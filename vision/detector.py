@@ -17,11 +17,10 @@ import numpy as np
 import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.faces import FaceReader, default_face_model_path
-from vision.onnxmodel import OnnxModel
+from vision.faces import FaceReader, face_model_path
+from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
-PAD_VALUE = 114  # Ultralytics' letterbox grey
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 DETECTOR_WEIGHT = 0.5  # exponent of the detector's face scores beside the face reader's probabilities
@@ -180,10 +179,8 @@ class Detector:
         self._model = OnnxModel.load(path, threads, "model", "models.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.conf, self.iou, self.max_det = conf, iou, max_det
-        if faces and (face_model is not None or default_face_model_path().is_file()):
-            self.faces: FaceReader | None = FaceReader(face_model, threads)
-        else:
-            self.faces = None
+        reader = face_model_path(face_model, faces)
+        self.faces = FaceReader(reader, threads) if reader is not None else None
         self.version = self._model.version
         if self.faces is not None:
             self.version += f"+faces-{self.faces.version}"
@@ -195,8 +192,7 @@ class Detector:
         height, width = image.shape[:2]
         box = Letterbox.fit(height, width, self.size)
         square = box.apply(image, self.size)
-        blob = np.ascontiguousarray(square[:, :, ::-1].transpose(2, 0, 1))[None].astype(np.float32) / 255.0
-        output = self._model.run(blob)[0]
+        output = self._model.run(to_blob(square[None]))[0]
         xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det)
         xyxy = box.to_original(xyxy, height, width)
         scores = in_tile_order(class_scores, self._model.tile_index)

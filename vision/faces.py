@@ -16,16 +16,26 @@ import cv2
 import numpy as np
 
 import models
-from vision.onnxmodel import OnnxModel
+from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_FACE_MODEL_NAME = "mcr-faces.onnx"
 MARGIN = 0.12  # of the box's long side, kept around it on every side
-PAD_VALUE = 114
 
 
 def default_face_model_path() -> Path:
     """The shipped face reader in the `models` package (it may be absent in a checkout without one)."""
     return Path(models.__file__).resolve().parent / DEFAULT_FACE_MODEL_NAME
+
+
+def face_model_path(face_model: str | Path | None = None, faces: bool = True) -> Path | None:
+    """The face reader a `Detector` uses: ``face_model`` when given, else the shipped one when the
+    checkout has it; None with ``faces=False`` (faces read by the detector alone)."""
+    if not faces:
+        return None
+    if face_model is not None:
+        return Path(face_model)
+    shipped = default_face_model_path()
+    return shipped if shipped.is_file() else None
 
 
 def crop_window(box: np.ndarray, margin: float = MARGIN) -> tuple[float, float, float]:
@@ -48,17 +58,11 @@ def square_crop(image: np.ndarray, cx: float, cy: float, side: float, size: int)
     return cv2.resize(patch, (size, size), interpolation=interpolation)
 
 
-def to_blob(crops: np.ndarray) -> np.ndarray:
-    """BGR uint8 crops (n, s, s, 3) as the model's input: RGB float 0–1, (n, 3, s, s)."""
-    return np.ascontiguousarray(crops[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
-
-
 class FaceReader:
     """The face classifier (ONNX, softmax over its classes); load once, call with a photo and boxes."""
 
-    def __init__(self, model_path: str | Path | None = None, threads: int = 2) -> None:
-        path = Path(model_path) if model_path is not None else default_face_model_path()
-        self._model = OnnxModel.load(path, threads, "face model", "models.faces")
+    def __init__(self, model_path: str | Path, threads: int = 2) -> None:
+        self._model = OnnxModel.load(Path(model_path), threads, "face model", "models.faces")
         self.size, self.classes, self.version = self._model.size, self._model.classes, self._model.version
         self.tile_index = self._model.tile_index
 

@@ -1,7 +1,8 @@
 """Loading one of our ONNX models (the detector, the face reader) for CPU inference, with clear errors.
 
 Both carry their output classes as a JSON list of tile codes in the metadata key ``classes`` and a
-``version``; their input is a batch of square RGB images whose side this reads from the graph.
+``version``; their input is a batch of square RGB images (`to_blob`) whose side this reads from the
+graph, grey (`PAD_VALUE`) where a square reaches past the photo.
 """
 
 from __future__ import annotations
@@ -14,6 +15,13 @@ from typing import Any
 import numpy as np
 
 from scoring.tiles import tile
+
+PAD_VALUE = 114  # Ultralytics' letterbox grey: what both models saw outside a photo while training
+
+
+def to_blob(images: np.ndarray) -> np.ndarray:
+    """BGR uint8 images (n, s, s, 3), as cv2 gives them, as our models' input: RGB float 0–1, (n, 3, s, s)."""
+    return np.ascontiguousarray(images[..., ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255.0
 
 
 @dataclass(frozen=True)

@@ -86,13 +86,13 @@ def run(args: argparse.Namespace) -> int:
     from datasets.label_summary import summary_text
     from datasets.labelling import Job, label_folder
     from vision.detector import Detector, default_model_path
-    from vision.faces import default_face_model_path
+    from vision.faces import face_model_path
 
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
-    faces = default_face_model_path()  # the Detector reads faces again with it when the checkout has one
-    models = model_id(model) + (f"+{model_id(faces)}" if faces.is_file() else "")
+    faces = face_model_path()  # the reader each worker's Detector loads beside the model
+    models = model_id(model) + (f"+{model_id(faces)}" if faces is not None else "")
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
     job = Job(args.in_dir, args.out, args.format, models, conf=args.conf, workers=args.workers,
               force=args.force, **prefix)

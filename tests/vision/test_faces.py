@@ -5,7 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.faces import MARGIN, FaceReader, crop_window, square_crop, to_blob
+from vision.faces import MARGIN, FaceReader, crop_window, face_model_path, square_crop
+from vision.onnxmodel import to_blob
 
 
 def test_crop_window_is_square_around_the_box_with_a_margin() -> None:
@@ -42,6 +43,16 @@ def test_blob_is_rgb_channels_first_in_unit_range() -> None:
     blob = to_blob(crops)
     assert blob.shape == (2, 3, 8, 8) and blob.dtype == np.float32
     assert (blob[:, 0] == 1.0).all() and (blob[:, 1:] == 0.0).all()
+
+
+def test_which_face_reader_a_detector_uses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    given = tmp_path / "mine.onnx"
+    assert face_model_path(given) == given  # given: that one, checked when loaded
+    assert face_model_path(given, faces=False) is None
+    monkeypatch.setattr("vision.faces.default_face_model_path", lambda: tmp_path / "shipped.onnx")
+    assert face_model_path() is None  # a checkout without a shipped reader: the detector alone
+    (tmp_path / "shipped.onnx").write_bytes(b"")
+    assert face_model_path() == tmp_path / "shipped.onnx"
 
 
 def test_reader_errors_name_the_file(tmp_path: Path) -> None:
