@@ -2,6 +2,8 @@
 
 `scan` detects the tiles (with a second, zoomed pass over the tiles' region when they are small in the
 photo), reads the hand from their layout (`vision.layout`), applies the user's overrides and scores it.
+When that first reading is not sure (no valid hand, a doubtful tile, a tile swapped for its runner-up
+face), the photo is read again from its other three sides and the four readings vote (`vision.views`).
 A photo that cannot give a valid hand is not an error: the result has ``hand`` and ``score`` None and
 doubts saying which tiles to check.
 """
@@ -16,10 +18,9 @@ import numpy as np
 from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from vision.detections import TileDetections
 from vision.detector import Detector
-from vision.layout import Doubt, Overrides, TileGroup, read_hand
+from vision.layout import Doubt, LayoutReading, Overrides, TileGroup, read_hand
 from vision.overlaps import merge_overlaps
-from vision.zoom import detect_tiles
-
+from vision.views import read_all_sides, read_turned
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
 
@@ -52,14 +53,28 @@ class ScanResult:
 def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None) -> ScanResult:
     """Read and score the hand in a BGR photo."""
-    return scan_detections(detect_tiles(image, detector), situation, overrides)
+    first = read_turned(image, detector, 0)
+    reading = read_hand(first, overrides)
+    if not _sure(reading, first):
+        reading = read_hand(read_all_sides(image, detector, first), overrides)
+    return _scored(reading, situation)
 
 
 def scan_detections(detections: TileDetections, situation: Situation,
                     overrides: ScanOverrides | None = None) -> ScanResult:
     """The part of `scan` after detection: one reading per tile, layout, overrides, checks and score."""
-    overrides = overrides or ScanOverrides()
-    reading = read_hand(merge_overlaps(detections), overrides)
+    return _scored(read_hand(merge_overlaps(detections), overrides), situation)
+
+
+def _sure(reading: LayoutReading, detections: TileDetections) -> bool:
+    """Whether a reading needs no second look: a valid hand, every tile read surely and as its first face
+    (only rules applied where the photo cannot say)."""
+    return (reading.hand is not None and all(d.kind == "assumed" for d in reading.doubts)
+            and np.array_equal(reading.detections.class_id, detections.class_id))
+
+
+def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:
+    """The reading scored in the situation (a situation that contradicts the hand is a doubt, not an error)."""
     result = None
     doubts = reading.doubts
     if reading.hand is not None:

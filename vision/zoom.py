@@ -64,6 +64,18 @@ def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int
     return TileDetections.concat(parts)
 
 
+def tile_size(found: TileDetections) -> float:
+    """The typical tile's short side (pixels) among boxes found."""
+    return float(np.median(np.minimum(found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1])))
+
+
+def tiles_region(found: TileDetections, margin: int, width: int, height: int) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) holding every tile found, ``margin`` pixels around, within the photo."""
+    x0, y0 = np.maximum(found.xyxy[:, :2].min(axis=0) - margin, 0).astype(int).tolist()
+    x1, y1 = np.minimum(found.xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int).tolist()
+    return x0, y0, x1, y1
+
+
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
     """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, or
     in quarters of a large photo where the first pass found (almost) nothing. Tiles found twice (in
@@ -75,16 +87,14 @@ def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
         return _read_windows(image, detector, _windows((0, 0, width, height), side, side // 10))
     if len(found) == 0:
         return found
-    short = np.minimum(found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1])
-    tile = float(np.median(short))
+    tile = tile_size(found)
     if tile * detector.size / max(height, width) >= MIN_SIDE:
         return found
     side = round(detector.size * tile / MIN_SIDE)  # a window this large shows tiles at MIN_SIDE
     if max(height, width) / side < MIN_GAIN:
         return found
     margin = round(MARGIN * tile * 1.4)  # tiles are deeper than wide
-    x0, y0 = np.maximum(found.xyxy[:, :2].min(axis=0) - margin, 0).astype(int)
-    x1, y1 = np.minimum(found.xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int)
+    x0, y0, x1, y1 = tiles_region(found, margin, width, height)
     centres = (found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2
     windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]

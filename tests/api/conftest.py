@@ -26,9 +26,13 @@ LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
 HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a pure straight, 5s set apart
 
 
+UPRIGHT = 50  # brightness the right edge of an upright `encode` photo has over its left edge
+
+
 class FakeDetector:
-    """Stands in for the ONNX detector: the same faces, in a row across the photo, for any photo.
-    ``1p/4p`` reads a 1p whose runner-up face is a 4p (scored 0.6)."""
+    """Stands in for the ONNX detector: the same faces, in a row across the photo, for any photo the right
+    way up (brighter to the right, as `encode` paints it; turned, as `scan` reads an unsure photo again,
+    it sees nothing). ``1p/4p`` reads a 1p whose runner-up face is a 4p (scored 0.6)."""
 
     classes = CLASS_NAMES
     version = "fake-1"
@@ -49,6 +53,8 @@ class FakeDetector:
         with self._lock:
             self.running -= 1
         height, width = image.shape[:2]
+        if float(image[:, -1].mean()) - float(image[:, 0].mean()) < UPRIGHT:
+            return TileDetections.empty()
         step = width / (len(self.codes) + 1)
         w, h = 0.95 * step, 1.3 * step
         slots = [i for i, code in enumerate(self.codes) if code != "|"]

@@ -1,0 +1,99 @@
+"""Reading a photo from all four sides (`vision.views`): boxes found in a turned photo map back exactly,
+the turns' readings vote, and `scan` reads the other sides only when its first reading is not sure."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scoring import Situation, format_hand
+from scoring.tiles import tile
+from tests.vision.test_layout import lay, shoot
+from tests.vision.test_layout_scenes import SIZE
+from tests.vision.test_scan import HAND
+from vision.detections import TileDetections
+from vision.scan import scan, scan_detections
+from vision.views import MIN_VOTE, unturn_boxes, vote
+
+
+def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:
+    photo = np.zeros((50, 80), np.uint8)
+    photo[7:40, 12:31] = 1  # the box (12, 7, 31, 40)
+    for turns in range(4):
+        ys, xs = np.nonzero(np.rot90(photo, turns))
+        found = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
+        assert unturn_boxes(found, turns, 80, 50).tolist() == [[12, 7, 31, 40]], turns
+
+
+def _reading(rows: list[tuple[tuple[float, ...], float, str, str | None, float]]) -> TileDetections:
+    return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
+                          np.array([tile(r[2]).index for r in rows]),
+                          np.array([tile(r[3]).index if r[3] else -1 for r in rows]), np.array([r[4] for r in rows]))
+
+
+def test_the_turns_vote_on_each_tile_and_its_face() -> None:
+    a = _reading([((0, 0, 10, 14), 0.8, "5p", None, 0.0), ((40, 0, 50, 14), 0.5, "E", None, 0.0)])
+    b = _reading([((1, 0, 11, 14), 0.6, "6p", "5p", 0.3), ((80, 0, 90, 14), 0.08, "C", None, 0.0)])
+    voted = vote([a, b])
+    order = np.argsort(voted.xyxy[:, 0])
+    assert [voted.tiles[i].code for i in order] == ["5p", "E"]  # C: seen once at 0.08, under MIN_VOTE x 2
+    first = order[0]
+    assert voted.confidence[first] == np.float32((0.8 + 0.3) / 2)  # 5p: read by one turn, runner-up of the other
+    assert voted.runner_up[first] == tile("6p").index and voted.runner_up_confidence[first] == np.float32(0.3)
+    assert voted.xyxy[first].tolist() == [0, 0, 10, 14]  # the surest box stands for the tile
+    assert voted.confidence[order[1]] == np.float32(0.5 / 2) >= MIN_VOTE
+    assert len(vote([TileDetections.empty(), TileDetections.empty()])) == 0
+
+
+class ReadsUprightOnly:
+    """A stand-in detector for tiles painted on a photo (channel 0: face index + 1; channel 1: 255 on
+    each tile's top half): it reads a tile surely when the tile stands upright in the image it is given,
+    misreads it unsurely as upside down, and does not see it on its side. Its input size is the photo's,
+    so nothing is read again zoomed."""
+
+    size = max(SIZE)
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.calls += 1
+        count, _, stats, _ = cv2.connectedComponentsWithStats((image[:, :, 0] > 0).astype(np.uint8))
+        rows = []
+        for k in range(1, count):
+            x, y, w, h = stats[k, :4]
+            part = image[y:y + h, x:x + w]
+            face = int(np.median(part[:, :, 0])) - 1
+            top, bottom, left = part[: h // 4, :, 1].mean(), part[-(h // 4):, :, 1].mean(), part[:, : w // 4, 1].mean()
+            if top > 128:
+                rows.append(((x, y, x + w, y + h), 0.9, face))
+            elif bottom > 128 and left < 128 and part[:, -(w // 4):, 1].mean() < 128:
+                rows.append(((x, y, x + w, y + h), 0.3, tile("C").index if face != tile("C").index else 0))
+        if not rows:
+            return TileDetections.empty()
+        return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
+                              np.array([r[2] for r in rows]))
+
+
+def _painted(truth: TileDetections, upside_down: bool) -> np.ndarray:
+    photo = np.zeros((SIZE[1], SIZE[0], 3), np.uint8)
+    for (x1, y1, x2, y2), face in zip(truth.xyxy.round().astype(int), truth.class_id, strict=True):
+        x1, y1, x2, y2 = x1 + 3, y1 + 3, x2 - 3, y2 - 3  # apart, so each tile is one component
+        photo[y1:y2, x1:x2, 0] = face + 1
+        middle = (y1 + y2) // 2
+        photo[middle:y2, x1:x2, 1] = 255 if upside_down else 0
+        photo[y1:middle, x1:x2, 1] = 0 if upside_down else 255
+    return photo
+
+
+def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
+    truth = shoot(lay(HAND), 0, scale=60)
+    expected = format_hand(scan_detections(truth, Situation()).hand)
+    detector = ReadsUprightOnly()
+    result = scan(_painted(truth, upside_down=True), detector, Situation())  # type: ignore[arg-type]
+    assert detector.calls == 4  # upright (every face misread at 0.3), then three quarter turns
+    assert result.hand is not None and format_hand(result.hand) == expected
+    assert sorted(t.code for t in result.detections.tiles) == sorted(t.code for t in truth.tiles)
+    sure = ReadsUprightOnly()
+    upright = scan(_painted(truth, upside_down=False), sure, Situation())  # type: ignore[arg-type]
+    assert sure.calls == 1 and upright.hand == result.hand  # a sure first reading is the only one

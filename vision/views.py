@@ -1,0 +1,94 @@
+"""Reading a photo from all four sides. The detector and the face reader are not rotation-equivariant:
+a tile missed or misread the photo's way up is often found when the photo is turned a quarter or a half
+turn. Turning by right angles is exact (no resampling, boxes map back without loss), so the four readings
+can vote: every tile any turn found, its face by the scores the turns summed, its confidence the mean
+over the four turns (0 from a turn that did not see it). On the held-out real hand photos `scan` reads
+91.7 % of the labelled faces this way instead of 75.0 %, and 28 of 80 hands exactly instead of 11 (see
+the model card); it costs four passes, so `scan` spends them only on photos whose first reading is not sure.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from scoring.tiles import TILES
+from vision.detections import TileDetections
+from vision.detector import Detector
+from vision.evaluation import box_iou
+from vision.overlaps import merge_overlaps
+from vision.zoom import detect_tiles, tile_size, tiles_region
+
+OTHER_TURNS = (1, 2, 3)  # quarter turns read besides the photo as given
+SAME_TILE = 0.5  # IoU above which boxes from two turns are one tile
+CONTEXT = 2.5  # tile sizes kept around the tiles the first reading found
+TILE_PIXELS = 64.0  # short side the other turns see a tile at, at most
+MIN_VOTE = 0.05  # mean confidence over the turns under which a tile is dropped (one turn at 0.2 keeps it)
+
+
+def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.ndarray:
+    """Boxes found in ``np.rot90(photo, turns)`` (quarter turns counter-clockwise) in the pixels of the
+    photo itself, ``width`` × ``height``."""
+    x1, y1, x2, y2 = np.asarray(xyxy, np.float32).reshape(-1, 4).T
+    for turn in range(turns, 0, -1):  # undo the last quarter turn first
+        before = width if (turn - 1) % 2 == 0 else height  # the width of the image that turn was applied to
+        x1, y1, x2, y2 = before - y2, x1, before - y1, x2
+    return np.stack([x1, y1, x2, y2], axis=1)
+
+
+def read_turned(image: np.ndarray, detector: Detector, turns: int) -> TileDetections:
+    """The tiles found in the photo turned ``turns`` quarter turns, one reading per tile, in the photo's pixels."""
+    found = merge_overlaps(detect_tiles(np.ascontiguousarray(np.rot90(image, turns)), detector))
+    return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
+
+
+def vote(readings: list[TileDetections]) -> TileDetections:
+    """One reading from several of the same photo: tiles matched across readings by overlap (the surest
+    box stands for them), each face scored by the confidences the readings gave it (runner-ups
+    included) over the number of readings; the best face is read, the second is its runner-up."""
+    every = TileDetections.concat(readings)
+    source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)]) if readings else np.zeros(0, int)
+    if len(every) == 0:
+        return every
+    overlap = box_iou(every.xyxy, every.xyxy)
+    free = np.ones(len(every), bool)
+    boxes, scores = [], []
+    for seed in np.argsort(-every.confidence, kind="stable").tolist():
+        if not free[seed]:
+            continue
+        members = np.flatnonzero(free & (overlap[seed] > SAME_TILE))
+        free[members] = False
+        score = np.zeros(len(TILES), np.float32)
+        for k in np.unique(source[members]):  # each reading votes once: with its surest box here
+            mine = members[source[members] == k]
+            j = mine[np.argmax(every.confidence[mine])]
+            score[every.class_id[j]] += every.confidence[j]
+            if every.runner_up[j] >= 0:
+                score[every.runner_up[j]] += every.runner_up_confidence[j]
+        boxes.append(every.xyxy[seed])
+        scores.append(score / len(readings))
+    score = np.array(scores)
+    order = np.argsort(-score, axis=1)[:, :2]
+    best, second = np.take_along_axis(score, order, axis=1).T
+    voted = TileDetections(np.array(boxes), best, order[:, 0], np.where(second > 0, order[:, 1], -1), second)
+    return voted[voted.confidence >= MIN_VOTE]
+
+
+def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None) -> TileDetections:
+    """The four turns' vote; ``upright`` is the reading of the photo as given, when already made. The
+    other turns read only the region of the tiles the first found (``CONTEXT`` tile sizes around, the
+    whole photo when it found none), scaled down to tiles of ``TILE_PIXELS``: the face reader needs no
+    more, and a 12-megapixel photo would cost more to turn and shrink than to read."""
+    first = upright if upright is not None else read_turned(image, detector, 0)
+    height, width = image.shape[:2]
+    x0, y0, x1, y1 = 0, 0, width, height
+    part = image
+    if len(first):
+        tile = tile_size(first)
+        x0, y0, x1, y1 = tiles_region(first, round(CONTEXT * tile), width, height)
+        part = image[y0:y1, x0:x1]
+        if tile > TILE_PIXELS:
+            part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
+    to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
+    turned = [read_turned(part, detector, k) for k in OTHER_TURNS]
+    return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)])
