@@ -51,11 +51,12 @@ class ScanResult:
 
 
 def scan(image: np.ndarray, detector: Detector, situation: Situation,
-         overrides: ScanOverrides | None = None) -> ScanResult:
-    """Read and score the hand in a BGR photo."""
+         overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
+    """Read and score the hand in a BGR photo; ``all_sides``: from its four sides even when the first
+    reading is sure."""
     first = read_turned(image, detector, 0)
     reading = read_hand(first, overrides)
-    if not _sure(reading, first):
+    if all_sides or not _sure(reading, first):
         reading = read_hand(read_all_sides(image, detector, first), overrides)
     return _scored(reading, situation)
 

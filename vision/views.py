@@ -36,9 +36,11 @@ def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], axis=1)
 
 
-def read_turned(image: np.ndarray, detector: Detector, turns: int) -> TileDetections:
-    """The tiles found in the photo turned ``turns`` quarter turns, one reading per tile, in the photo's pixels."""
-    found = merge_overlaps(detect_tiles(np.ascontiguousarray(np.rot90(image, turns)), detector))
+def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True) -> TileDetections:
+    """The tiles found in the photo turned ``turns`` quarter turns, one reading per tile, in the photo's
+    pixels; ``zoom``: small tiles read again zoomed (`vision.zoom`), else the detector's one pass."""
+    turned = np.ascontiguousarray(np.rot90(image, turns))
+    found = merge_overlaps(detect_tiles(turned, detector) if zoom else detector(turned))
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
 
 
@@ -74,12 +76,14 @@ def vote(readings: list[TileDetections]) -> TileDetections:
     return voted[voted.confidence >= MIN_VOTE]
 
 
-def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None) -> TileDetections:
-    """The four turns' vote; ``upright`` is the reading of the photo as given, when already made. The
+def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None,
+                   zoom: bool = True) -> TileDetections:
+    """The four turns' vote; ``upright`` is the reading of the photo as given, when already made; ``zoom``
+    as in `read_turned` (`mcr detect --all-sides` reads without, as `mcr detect` does). The
     other turns read only the region of the tiles the first found (``CONTEXT`` tile sizes around, the
     whole photo when it found none), scaled down to tiles of ``TILE_PIXELS``: the face reader needs no
     more, and a 12-megapixel photo would cost more to turn and shrink than to read."""
-    first = upright if upright is not None else read_turned(image, detector, 0)
+    first = upright if upright is not None else read_turned(image, detector, 0, zoom)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height
     part = image
@@ -90,5 +94,5 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
         if tile > TILE_PIXELS:
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
-    turned = [read_turned(part, detector, k) for k in OTHER_TURNS]
+    turned = [read_turned(part, detector, k, zoom) for k in OTHER_TURNS]
     return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)])

@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from api.cli.detector_options import add_model_arguments, detector_from, photo_reader
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -40,6 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import load_image
 
     detector = detector_from(args, args.conf)
+    read = photo_reader(args, detector)
     failed = 0
     for name in args.images:
         try:
@@ -51,6 +52,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"mcr detect: error: {exc}", file=sys.stderr)
             continue
         height, width = image.shape[:2]
-        result = {"image": name, "width": width, "height": height, "tiles": detector(image).to_json()}
+        result = {"image": name, "width": width, "height": height, "tiles": read(image).to_json()}
         print(json.dumps(result) if args.json else summary(result), flush=True)
     return 1 if failed else 0

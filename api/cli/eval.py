@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from api.cli.detector_options import add_model_arguments, detector_from, photo_reader
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
 
@@ -37,12 +37,13 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     pairs = yolo_pairs(args.data)
     detector = detector_from(args, conf=0.001)
+    read = photo_reader(args, detector)
     evaluator = Evaluator(conf=args.conf)
     timings, cpu_times = [], []
     for image_path, label_path in pairs:
         image = load_image(image_path)
         start, cpu_start = time.perf_counter(), time.process_time()
-        detections = detector(image)
+        detections = read(image)
         timings.append(time.perf_counter() - start)
         cpu_times.append(time.process_time() - cpu_start)
         truth = read_truth(label_path, image.shape[1], image.shape[0])

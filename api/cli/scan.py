@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     situation = Situation.from_json(fields)
     overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"))
     image = load_image(args.image)  # a bad path fails before the model loads
-    result = scan(image, detector_from(args, conf=0.25), situation, overrides)
+    result = scan(image, detector_from(args, conf=0.25), situation, overrides, all_sides=args.all_sides)
     if args.annotate:
         from vision.annotate import annotate, save_image
 
