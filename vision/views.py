@@ -23,7 +23,8 @@ OTHER_TURNS = (1, 2, 3)  # quarter turns read besides the photo as given
 SAME_TILE = 0.5  # IoU above which boxes from two turns are one tile
 CONTEXT = 2.5  # tile sizes kept around the tiles the first reading found
 TILE_PIXELS = 64.0  # short side the other turns see a tile at, at most
-MIN_VOTE = 0.05  # mean confidence over the turns under which a tile is dropped (one turn at 0.2 keeps it)
+MIN_VOTE = 0.05  # scan's floor: the mean confidence over the turns under which a tile is dropped (one turn
+# at 0.2 keeps it: on the held-out hand photos the union of what any turn saw reads most hands exactly)
 
 
 def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.ndarray:
@@ -44,10 +45,11 @@ def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = 
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
 
 
-def vote(readings: list[TileDetections]) -> TileDetections:
+def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetections:
     """One reading from several of the same photo: tiles matched across readings by overlap (the surest
     box stands for them), each face scored by the confidences the readings gave it (runner-ups
-    included) over the number of readings; the best face is read, the second is its runner-up."""
+    included) over the number of readings; the best face is read, the second is its runner-up. Tiles
+    scored under ``floor`` are dropped."""
     every = TileDetections.concat(readings)
     source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)]) if readings else np.zeros(0, int)
     if len(every) == 0:
@@ -73,21 +75,22 @@ def vote(readings: list[TileDetections]) -> TileDetections:
     order = np.argsort(-score, axis=1)[:, :2]
     best, second = np.take_along_axis(score, order, axis=1).T
     voted = TileDetections(np.array(boxes), best, order[:, 0], np.where(second > 0, order[:, 1], -1), second)
-    return voted[voted.confidence >= MIN_VOTE]
+    return voted[voted.confidence >= floor]
 
 
 def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None,
-                   zoom: bool = True) -> TileDetections:
-    """The four turns' vote; ``upright`` is the reading of the photo as given, when already made; ``zoom``
-    as in `read_turned` (`mcr detect --all-sides` reads without, as `mcr detect` does). The
-    other turns read only the region of the tiles the first found (``CONTEXT`` tile sizes around, the
-    whole photo when it found none), scaled down to tiles of ``TILE_PIXELS``: the face reader needs no
-    more, and a 12-megapixel photo would cost more to turn and shrink than to read."""
+                   zoom: bool = True, floor: float = MIN_VOTE) -> TileDetections:
+    """The four turns' vote; ``upright`` is the reading of the photo as given, when already made. With
+    ``zoom`` (as `scan` reads) the other turns read only the region of the tiles the first found
+    (``CONTEXT`` tile sizes around, the whole photo when it found none), scaled down to tiles of
+    ``TILE_PIXELS``: the face reader needs no more, and a 12-megapixel photo would cost more to turn and
+    shrink than to read. Without (as `mcr detect --all-sides`), each turn is the detector's one pass
+    over the whole photo. ``floor``: as in `vote`."""
     first = upright if upright is not None else read_turned(image, detector, 0, zoom)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height
     part = image
-    if len(first):
+    if zoom and len(first):
         tile = tile_size(first)
         x0, y0, x1, y1 = tiles_region(first, round(CONTEXT * tile), width, height)
         part = image[y0:y1, x0:x1]
@@ -95,4 +98,4 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
     turned = [read_turned(part, detector, k, zoom) for k in OTHER_TURNS]
-    return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)])
+    return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)], floor)

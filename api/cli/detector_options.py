@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,8 +39,4 @@ def photo_reader(args: argparse.Namespace, detector: Detector) -> Callable[[np.n
         return detector
     from vision.views import read_all_sides
 
-    def read(image: np.ndarray) -> TileDetections:
-        voted = read_all_sides(image, detector, zoom=False)
-        return voted[voted.confidence >= detector.conf]
-
-    return read
+    return partial(read_all_sides, detector=detector, zoom=False, floor=detector.conf)
