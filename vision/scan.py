@@ -57,7 +57,9 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
     first = read_turned(image, detector, 0)
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading, first):
-        reading = read_hand(read_all_sides(image, detector, first), overrides)
+        voted = read_hand(read_all_sides(image, detector, first), overrides)
+        if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
+            reading = voted
     return _scored(reading, situation)
 
 
@@ -68,10 +70,11 @@ def scan_detections(detections: TileDetections, situation: Situation,
 
 
 def _sure(reading: LayoutReading, detections: TileDetections) -> bool:
-    """Whether a reading needs no second look: a valid hand, every tile read surely and as its first face
-    (only rules applied where the photo cannot say)."""
-    return (reading.hand is not None and all(d.kind == "assumed" for d in reading.doubts)
-            and np.array_equal(reading.detections.class_id, detections.class_id))
+    """Whether a reading needs no second look: a valid hand whose tiles were all read surely and as their
+    first face (a doubtful tile outside the hand, a stray on the table, does not matter)."""
+    in_hand = {i for group in reading.groups for i in group.tiles}
+    return (reading.hand is not None and np.array_equal(reading.detections.class_id, detections.class_id)
+            and all(d.kind == "assumed" or not in_hand.intersection(d.tiles) for d in reading.doubts))
 
 
 def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:

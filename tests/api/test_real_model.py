@@ -38,9 +38,9 @@ def test_detect_and_scan_the_example_photo(client):
     detected = client.post("/v1/detect", files=files)
     assert detected.status_code == 200
     body = detected.json()
-    assert (body["width"], body["height"]) == (2000, 2000) and body["tiles"]
+    assert (body["width"], body["height"]) == (1500, 2000) and body["tiles"]
     assert all(t["code"] in CLASS_NAMES and t["confidence"] >= CONF for t in body["tiles"])
-    assert all(0 <= t["box"][0] < t["box"][2] <= 2000 and 0 <= t["box"][1] < t["box"][3] <= 2000
+    assert all(0 <= t["box"][0] < t["box"][2] <= 1500 and 0 <= t["box"][1] < t["box"][3] <= 2000
                for t in body["tiles"])
     scanned = client.post("/v1/scan", files=files, data={"annotate": "true", "win": "self_drawn"})
     assert scanned.status_code == 200

@@ -24,9 +24,12 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "hand.jpg"
 
 
 def twelve_megapixels() -> np.ndarray:
-    """The example photo scaled to 3000 px high and widened to 4000 px with its own edges."""
-    photo = cv2.resize(cv2.imread(str(EXAMPLE)), (3000, 3000), interpolation=cv2.INTER_CUBIC)
-    return cv2.copyMakeBorder(photo, 0, 0, 500, 500, cv2.BORDER_REFLECT)
+    """The example photo scaled to 3000 px high (its proportions kept) and widened to 4000 px with its
+    edge pixels (a reflection would copy tiles near the edge into a second, mirrored hand)."""
+    example = cv2.imread(str(EXAMPLE))
+    width = round(example.shape[1] * 3000 / example.shape[0])
+    photo = cv2.resize(example, (width, 3000), interpolation=cv2.INTER_CUBIC)
+    return cv2.copyMakeBorder(photo, 0, 0, (4000 - width) // 2, 4000 - width - (4000 - width) // 2, cv2.BORDER_REPLICATE)
 
 
 def timings(detector: Detector, runs: int) -> tuple[list[float], list[float], list[float]]:

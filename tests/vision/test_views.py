@@ -45,6 +45,27 @@ def test_the_turns_vote_on_each_tile_and_its_face() -> None:
     assert len(vote([TileDetections.empty(), TileDetections.empty()])) == 0
 
 
+def _painted_tiles(image: np.ndarray) -> list[tuple[tuple[int, int, int, int], int, str]]:
+    """The tiles `_painted` put on a photo, as found in ``image`` (that photo, cut or turned): box, face
+    index and which way the tile stands ("up", "down" or "side")."""
+    count, _, stats, _ = cv2.connectedComponentsWithStats((image[:, :, 0] > 0).astype(np.uint8))
+    found = []
+    for k in range(1, count):
+        x, y, w, h = stats[k, :4]
+        part = image[y:y + h, x:x + w]
+        ends = [part[: h // 4, :, 1].mean(), part[-(h // 4):, :, 1].mean()]
+        way = "up" if ends[0] > 128 else "down" if ends[1] > 128 and h > w else "side"
+        found.append(((x, y, x + w, y + h), int(np.median(part[:, :, 0])) - 1, way))
+    return found
+
+
+def _detections(rows: list[tuple[tuple[int, int, int, int], float, int]]) -> TileDetections:
+    if not rows:
+        return TileDetections.empty()
+    return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
+                          np.array([r[2] for r in rows]))
+
+
 class ReadsUprightOnly:
     """A stand-in detector for tiles painted on a photo (channel 0: face index + 1; channel 1: 255 on
     each tile's top half): it reads a tile surely when the tile stands upright in the image it is given,
@@ -58,21 +79,9 @@ class ReadsUprightOnly:
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.calls += 1
-        count, _, stats, _ = cv2.connectedComponentsWithStats((image[:, :, 0] > 0).astype(np.uint8))
-        rows = []
-        for k in range(1, count):
-            x, y, w, h = stats[k, :4]
-            part = image[y:y + h, x:x + w]
-            face = int(np.median(part[:, :, 0])) - 1
-            top, bottom, left = part[: h // 4, :, 1].mean(), part[-(h // 4):, :, 1].mean(), part[:, : w // 4, 1].mean()
-            if top > 128:
-                rows.append(((x, y, x + w, y + h), 0.9, face))
-            elif bottom > 128 and left < 128 and part[:, -(w // 4):, 1].mean() < 128:
-                rows.append(((x, y, x + w, y + h), 0.3, tile("C").index if face != tile("C").index else 0))
-        if not rows:
-            return TileDetections.empty()
-        return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
-                              np.array([r[2] for r in rows]))
+        misread = tile("C").index
+        return _detections([(box, 0.9, face) if way == "up" else (box, 0.3, misread if face != misread else 0)
+                            for box, face, way in _painted_tiles(image) if way != "side"])
 
 
 def _painted(truth: TileDetections, upside_down: bool) -> np.ndarray:
@@ -97,3 +106,29 @@ def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
     sure = ReadsUprightOnly()
     upright = scan(_painted(truth, upside_down=False), sure, Situation())  # type: ignore[arg-type]
     assert sure.calls == 1 and upright.hand == result.hand  # a sure first reading is the only one
+
+
+class UnsureThenLost:
+    """A stand-in detector for painted tiles that reads the photo as given rightly, one tile unsurely
+    (0.4), and every tile of a turned photo surely as a red dragon: the vote makes no hand."""
+
+    size = max(SIZE)
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.calls += 1
+        tiles = _painted_tiles(image)
+        if self.calls == 1:
+            return _detections([(box, 0.4 if k == 0 else 0.9, face) for k, (box, face, _) in enumerate(tiles)])
+        return _detections([(box, 0.9, tile("C").index) for box, _, _ in tiles])
+
+
+def test_a_valid_first_reading_beats_a_vote_that_makes_no_hand() -> None:
+    truth = shoot(lay(HAND), 0, scale=60)
+    detector = UnsureThenLost()
+    result = scan(_painted(truth, upside_down=False), detector, Situation())  # type: ignore[arg-type]
+    assert detector.calls == 4  # not sure (a tile at 0.4), so the other sides were read
+    assert result.hand is not None and format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
+    assert "C" not in {t.code for t in result.detections.tiles}  # the first reading's faces
