@@ -40,7 +40,7 @@ def test_the_turns_vote_on_each_tile_and_its_face() -> None:
     first = order[0]
     assert voted.confidence[first] == np.float32((0.8 + 0.3) / 2)  # 5p: read by one turn, runner-up of the other
     assert voted.runner_up[first] == tile("6p").index and voted.runner_up_confidence[first] == np.float32(0.3)
-    assert voted.xyxy[first].tolist() == [0, 0, 10, 14]  # the surest box stands for the tile
+    assert voted.xyxy[first].tolist() == [0.5, 0, 10.5, 14]  # the mean of the two readings' boxes
     assert voted.confidence[order[1]] == np.float32(0.5 / 2) >= MIN_VOTE
     assert len(vote([TileDetections.empty(), TileDetections.empty()])) == 0
 
