@@ -53,9 +53,9 @@ def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetecti
     turn's boxes have their own bias, and the layout tells sideways tiles by their boxes' shape: held-out
     hands 31 -> 32 of 80 exact against the surest box). Tiles scored under ``floor`` are dropped."""
     every = TileDetections.concat(readings)
-    source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)]) if readings else np.zeros(0, int)
     if len(every) == 0:
         return every
+    source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)])
     overlap = box_iou(every.xyxy, every.xyxy)
     free = np.ones(len(every), bool)
     boxes, scores = [], []

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from scoring import Situation, format_hand
-from scoring.tiles import tile
+from scoring.tiles import TILES, tile
 from tests.vision.test_layout import lay, shoot
 from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
@@ -26,9 +26,10 @@ def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:
 
 
 def _reading(rows: list[tuple[tuple[float, ...], float, str, str | None, float]]) -> TileDetections:
-    return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
-                          np.array([tile(r[2]).index for r in rows]),
-                          np.array([tile(r[3]).index if r[3] else -1 for r in rows]), np.array([r[4] for r in rows]))
+    """Detections from (box, confidence, face, runner-up face or None, its confidence) rows."""
+    return TileDetections.from_json([
+        {"box": list(box), "confidence": c, "code": code, "runner_up": {"code": r, "confidence": rc} if r else None}
+        for box, c, code, r, rc in rows])
 
 
 def test_the_turns_vote_on_each_tile_and_its_face() -> None:
@@ -59,13 +60,6 @@ def _painted_tiles(image: np.ndarray) -> list[tuple[tuple[int, int, int, int], i
     return found
 
 
-def _detections(rows: list[tuple[tuple[int, int, int, int], float, int]]) -> TileDetections:
-    if not rows:
-        return TileDetections.empty()
-    return TileDetections(np.array([r[0] for r in rows], np.float32), np.array([r[1] for r in rows]),
-                          np.array([r[2] for r in rows]))
-
-
 class ReadsUprightOnly:
     """A stand-in detector for tiles painted on a photo (channel 0: face index + 1; channel 1: 255 on
     each tile's top half): it reads a tile surely when the tile stands upright in the image it is given,
@@ -80,8 +74,9 @@ class ReadsUprightOnly:
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.calls += 1
         misread = tile("C").index
-        return _detections([(box, 0.9, face) if way == "up" else (box, 0.3, misread if face != misread else 0)
-                            for box, face, way in _painted_tiles(image) if way != "side"])
+        return _reading([(box, 0.9, TILES[face].code, None, 0.0) if way == "up"
+                         else (box, 0.3, TILES[misread if face != misread else 0].code, None, 0.0)
+                         for box, face, way in _painted_tiles(image) if way != "side"])
 
 
 def _painted(truth: TileDetections, upside_down: bool) -> np.ndarray:
@@ -121,8 +116,9 @@ class UnsureThenLost:
         self.calls += 1
         tiles = _painted_tiles(image)
         if self.calls == 1:
-            return _detections([(box, 0.4 if k == 0 else 0.9, face) for k, (box, face, _) in enumerate(tiles)])
-        return _detections([(box, 0.9, tile("C").index) for box, _, _ in tiles])
+            return _reading([(box, 0.4 if k == 0 else 0.9, TILES[face].code, None, 0.0)
+                             for k, (box, face, _) in enumerate(tiles)])
+        return _reading([(box, 0.9, "C", None, 0.0) for box, _, _ in tiles])
 
 
 def test_a_valid_first_reading_beats_a_vote_that_makes_no_hand() -> None:
