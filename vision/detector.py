@@ -109,12 +109,20 @@ def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, 
     return nms(xyxy + offset, scores, iou)
 
 
+def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
+    """How sure a model is of a tile, whatever its face: the noisy-or of its independent per-face
+    scores along ``axis``. A tile the detector hesitates over between faces (a flower of a set it has
+    not seen, eight faces at 0.1 each) is still surely a tile: its best face alone would drop it."""
+    return 1.0 - np.prod(1.0 - class_scores, axis=axis)
+
+
 def decode(output: np.ndarray, conf: float, iou: float, max_det: int) -> tuple[np.ndarray, np.ndarray]:
-    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> the xyxy boxes kept by
-    class-aware NMS and their score of every class (kept × classes)."""
+    """YOLO ``(4 + classes, anchors)`` output (centre boxes, class scores) -> the xyxy boxes of a tile
+    surer than ``conf`` (`tile_there`) kept by class-aware NMS, and their score of every class
+    (kept × classes)."""
     scores_all = output[4:]
     class_id = scores_all.argmax(axis=0)
-    scores = scores_all[class_id, np.arange(scores_all.shape[1])]
+    scores = tile_there(scores_all, axis=0)
     sure = np.flatnonzero(scores > conf)
     if len(sure) > MAX_CANDIDATES:  # an unsure model at a low threshold: NMS only the best, as Ultralytics
         sure = sure[np.argsort(-scores[sure], kind="stable")[:MAX_CANDIDATES]]
@@ -152,8 +160,7 @@ def fuse(detector_scores: np.ndarray, face_probs: np.ndarray) -> np.ndarray:
     between two faces is still surely a tile."""
     joint = face_probs * (detector_scores + 1e-6) ** DETECTOR_WEIGHT
     joint /= joint.sum(axis=1, keepdims=True)
-    tile_there = 1.0 - np.prod(1.0 - detector_scores, axis=1, keepdims=True)
-    return (joint * tile_there).astype(np.float32)
+    return (joint * tile_there(detector_scores, axis=1)[:, None]).astype(np.float32)
 
 
 class Detector:
@@ -196,10 +203,12 @@ class Detector:
         xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det)
         xyxy = box.to_original(xyxy, height, width)
         scores = in_tile_order(class_scores, self._model.tile_index)
-        if self.faces is not None and len(xyxy):
+        if self.faces is None:  # the best face is the confidence: held to `conf` like the tile
+            kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
+        else:
             scores = fuse(scores, in_tile_order(self.faces(image, xyxy), self.faces.tile_index))
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
-            kept = kept[best[kept] >= self.conf]  # boxes of one tile read alike by the reader: one stays;
-            xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
+            kept = kept[best[kept] >= self.conf]  # boxes of one tile read alike by the reader: one stays
+        xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
         return TileDetections(xyxy, *top_two(scores))

@@ -19,7 +19,7 @@ from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.layout import Doubt, LayoutReading, Overrides, TileGroup, read_hand
-from vision.overlaps import merge_overlaps
+from vision.overlaps import merge_row_doubles
 from vision.views import read_all_sides, read_turned
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
@@ -54,10 +54,10 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
     """Read and score the hand in a BGR photo; ``all_sides``: from its four sides even when the first
     reading is sure."""
-    first = read_turned(image, detector, 0)
+    first = merge_row_doubles(read_turned(image, detector, 0))
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading, first):
-        voted = read_hand(read_all_sides(image, detector, first), overrides)
+        voted = read_hand(merge_row_doubles(read_all_sides(image, detector, first)), overrides)
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
             reading = voted
     return _scored(reading, situation)
@@ -66,7 +66,7 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
 def scan_detections(detections: TileDetections, situation: Situation,
                     overrides: ScanOverrides | None = None) -> ScanResult:
     """The part of `scan` after detection: one reading per tile, layout, overrides, checks and score."""
-    return _scored(read_hand(merge_overlaps(detections), overrides), situation)
+    return _scored(read_hand(merge_row_doubles(detections), overrides), situation)
 
 
 def _sure(reading: LayoutReading, detections: TileDetections) -> bool:

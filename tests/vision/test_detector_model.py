@@ -83,24 +83,28 @@ def test_the_shipped_face_reader_reads_held_out_faces_better_than_the_detector_a
 
 
 def test_mcr_detect_all_sides_reads_held_out_hands_better(capsys: pytest.CaptureFixture[str]) -> None:
-    """`mcr detect --all-sides` (the four turns' vote) against one pass, on held-out `hand_` photos: the
-    labelled faces found (as a multiset), every tile at the threshold asked for."""
+    """`mcr detect --all-sides` (the four turns' vote) against one pass, on a photo of each held-out hand:
+    photos whose faces (as a multiset) are exactly the labelled ones, and tiles read beyond them (misread
+    or not labelled), every tile at the threshold asked for."""
     from collections import Counter
 
     from models.real_data import class_map, read_labels
 
     held_out_hand_photo()  # skips without ../shared
     mapping = class_map(REAL.parent / "classes.tsv")
-    sources = [s for s in HOLDOUT.read_text().split() if s.startswith("hand_")][:8]
+    sources = [s for s in HOLDOUT.read_text().split() if s.startswith("hand_")]
     photos = [p for s in sources for p in sorted(REAL.glob(f"images/{s}.rf.*"))[:1]]
-    read = {}
+    exact, extra = {}, {}
     for option in ([], ["--all-sides"]):
         assert main(["detect", "--json", "--conf", "0.25", *option, *map(str, photos)]) == 0
         lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert [line["image"] for line in lines] == list(map(str, photos))
         assert all(t["confidence"] >= 0.25 for line in lines for t in line["tiles"])
-        read[tuple(option)] = sum(
-            sum((Counter(CLASS_NAMES[int(c)] for c in read_labels(REAL / "labels" / f"{photo.stem}.txt", mapping)[:, 0])
-                 & Counter(t["code"] for t in line["tiles"])).values())
-            for photo, line in zip(photos, lines, strict=True))
-    assert read[("--all-sides",)] > read[()], read  # measured: 112 vs 108 faces (8 photos)
+        exact[tuple(option)] = extra[tuple(option)] = 0
+        for photo, line in zip(photos, lines, strict=True):
+            labels = read_labels(REAL / "labels" / f"{photo.stem}.txt", mapping)[:, 0]
+            truth, found = Counter(CLASS_NAMES[int(c)] for c in labels), Counter(t["code"] for t in line["tiles"])
+            exact[tuple(option)] += truth == found
+            extra[tuple(option)] += sum((found - truth).values())
+    # measured (18 photos): exact 8 vs 5, read beyond the labels 8 vs 33 (labelled faces found: 252 vs 255)
+    assert exact[("--all-sides",)] > exact[()] and extra[("--all-sides",)] < extra[()] / 2, (exact, extra)
