@@ -53,3 +53,12 @@ def test_only_rows_long_enough_to_know_their_pitch_are_merged_by_it() -> None:
     many = _doubled(shoot(lay("1m 2m 3m 4m")), 0, 0.3, "1m", 0.3)
     assert len(merge_overlaps(few)) == len(merge_overlaps(many)) - 2 == 3  # boxes overlapping by 0.54 only
     assert len(merge_row_doubles(few)) == 3 and len(merge_row_doubles(many)) == 4
+
+
+@pytest.mark.parametrize("angle", [0, 45, 160])
+def test_a_stray_box_squeezed_between_two_tiles_is_dropped(angle: float) -> None:
+    found = shoot(lay("1m 2m 3m 4m 5m 6m"), angle)
+    stray = _doubled(found, 2, 0.5, "9m", 0.1)  # half of the 3m and half of the 4m
+    merged = merge_row_doubles(stray)
+    assert [t.code for t in merged.tiles] == ["1m", "2m", "3m", "4m", "5m", "6m"]
+    assert tile("9m").index in merged.runner_up[[2, 3]]  # the stray's face: a runner-up of the nearer tile
