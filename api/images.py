@@ -7,19 +7,17 @@ checked for truncation, and only then given to OpenCV; each refusal becomes a 4x
 
 from __future__ import annotations
 
-import cv2
-import numpy as np
-
 from api.errors import ApiError
-from vision.imagefile import ImageFileError, ImageHeader, corrupt, read_header
+from vision.imagefile import ImageFileError, ImageHeader, Photo, corrupt, decode_photo, read_header
 
 
-def decode(data: bytes, max_pixels: int) -> np.ndarray:
-    """A BGR photo from uploaded bytes, refusing empty, foreign, oversized, truncated or corrupt files."""
+def decode(data: bytes, max_pixels: int, min_side: int | None = None) -> Photo:
+    """A photo from uploaded bytes (a large JPEG maybe decoded reduced, see `decode_photo`), refusing
+    empty, foreign, oversized, truncated or corrupt files."""
     if not data:
         raise ApiError(400, "empty_upload", "the photo upload is empty (0 bytes)")
     try:
-        image = _checked_decode(data, read_header(data), max_pixels)
+        image = _checked_decode(data, read_header(data), max_pixels, min_side)
     except ImageFileError as exc:
         if exc.code == "not_an_image":
             raise ApiError(415, exc.code, f"the upload is {exc}") from None
@@ -27,7 +25,7 @@ def decode(data: bytes, max_pixels: int) -> np.ndarray:
     return image
 
 
-def _checked_decode(data: bytes, header: ImageHeader, max_pixels: int) -> np.ndarray:
+def _checked_decode(data: bytes, header: ImageHeader, max_pixels: int, min_side: int | None) -> Photo:
     if header.width == 0 or header.height == 0:
         raise corrupt(header.format, f"it declares a size of {header.width}x{header.height} pixels")
     if header.width * header.height > max_pixels:
@@ -36,7 +34,7 @@ def _checked_decode(data: bytes, header: ImageHeader, max_pixels: int) -> np.nda
                        f"limit of {max_pixels:,}; send a smaller photo")
     if not header.complete:
         raise corrupt(header.format, "the file is truncated (its end marker is missing)")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None:
-        raise corrupt(header.format, "the decoder could not read it")
-    return image
+    try:
+        return decode_photo(data, min_side)
+    except ValueError:
+        raise corrupt(header.format, "the decoder could not read it") from None

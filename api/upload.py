@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
 from fastapi import HTTPException, Request, UploadFile
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -16,6 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from api.deps import in_pool
 from api.images import decode
 from api.settings import MB, Settings
+from vision.imagefile import Photo
 
 FORM_OVERHEAD = 64 * 1024  # multipart boundaries and the situation fields around the photo
 
@@ -54,9 +54,10 @@ class BodyLimit:
         await self.app(scope, limited, send)
 
 
-async def read_photo(request: Request, photo: UploadFile, settings: Settings) -> np.ndarray:
-    """The uploaded photo decoded (on the worker pool), or the 4xx that says what is wrong with it."""
+async def read_photo(request: Request, photo: UploadFile, settings: Settings, min_side: int | None = None) -> Photo:
+    """The uploaded photo decoded (on the worker pool; a large JPEG maybe reduced to ``min_side``, see
+    `decode_photo`), or the 4xx that says what is wrong with it."""
     data = await photo.read(settings.max_upload_bytes + 1)
     if len(data) > settings.max_upload_bytes:
         raise HTTPException(413, too_large(settings.max_upload_bytes))
-    return await in_pool(request, decode, data, settings.max_pixels)
+    return await in_pool(request, decode, data, settings.max_pixels, min_side)

@@ -25,14 +25,13 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
-import cv2
 import numpy as np
 
 from datasets.atomic import write_text_atomic
 from datasets.formats import coco, labelstudio, yolo
 from datasets.label_summary import Failure, summarise
 from vision.detections import TileDetections
-from vision.imagefile import ImageFileError, read_header
+from vision.imagefile import Photo, decode_photo
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 FORMATS = ("yolo", "coco", "labelstudio")
@@ -128,58 +127,10 @@ def read_record(path: Path) -> ImageRecord | None:
         return None
 
 
-# libjpeg scales while decoding: 1/8, 1/4 or 1/2 of a 12-MP photo comes several times faster than all of it.
-_REDUCED_DECODES = ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2))
-
-
-def jpeg_frame_size(data: bytes) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header, as stored (before EXIF rotation); None if not a JPEG."""
-    try:
-        header = read_header(data)
-    except ImageFileError:
-        return None
-    return (header.width, header.height) if header.format == "JPEG" else None
-
-
-@dataclass(frozen=True, eq=False)
-class Photo:
-    """A photo's upright pixels, maybe decoded at reduced scale, and its true upright size."""
-
-    pixels: np.ndarray
-    width: int
-    height: int
-
-    def to_original(self, detections: TileDetections) -> TileDetections:
-        """Boxes found on ``pixels`` in the photo's own pixels."""
-        h, w = self.pixels.shape[:2]
-        if (w, h) == (self.width, self.height):
-            return detections
-        scale = np.array([self.width / w, self.height / h] * 2, np.float32)
-        return detections.with_boxes(detections.xyxy * scale)
-
-
 def read_photo(path: Path, input_size: int | None) -> Photo:
-    """A photo, EXIF-upright; a large JPEG is decoded at the smallest scale that still fills the
-    detector's ``input_size``, so the detector sees what it would after shrinking the whole photo.
-
-    Decoding from memory (``imdecode``) refuses a truncated file, where ``imread`` would quietly fill
-    the missing part with grey and the labels would describe half a photo.
-    """
-    data = path.read_bytes()
-    buffer = np.frombuffer(data, np.uint8)
-    stored = jpeg_frame_size(data)
-    fitting = [(k, flag) for k, flag in _REDUCED_DECODES if input_size and stored and max(stored) // k >= input_size]
-    if stored and fitting:
-        (w, h), (k, flag) = stored, fitting[0]
-        pixels = cv2.imdecode(buffer, flag)
-        straight, turned = (-(-h // k), -(-w // k)), (-(-w // k), -(-h // k))  # libjpeg rounds up
-        if pixels is not None and straight != turned and pixels.shape[:2] in (straight, turned):
-            return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)))
-        # undecodable, or rotation not told apart by the size: decode it whole, as below
-    pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
-    if pixels is None:
-        raise ValueError("not an image (unreadable, truncated or unsupported format)")
-    return Photo(pixels, pixels.shape[1], pixels.shape[0])
+    """A photo, EXIF-upright; a large JPEG decoded at the smallest scale that still fills the detector's
+    ``input_size``, so the detector sees what it would after shrinking the whole photo."""
+    return decode_photo(path.read_bytes(), input_size)
 
 
 _detector: Detect | None = None  # this worker process's detector, made once by _start_worker

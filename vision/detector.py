@@ -18,6 +18,7 @@ import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.faces import FaceReader, face_model_path
+from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
@@ -36,16 +37,19 @@ def default_model_path() -> Path:
 
 def load_image(path: str | Path) -> np.ndarray:
     """A photo as a BGR uint8 array, EXIF orientation applied; a clear error for anything else."""
+    return load_photo(path).pixels
+
+
+def load_photo(path: str | Path, min_side: int | None = None) -> Photo:
+    """A photo file, EXIF-upright, a large JPEG maybe decoded reduced (`decode_photo`); a clear error
+    naming the file for anything else."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
-    # Decoding from memory applies the EXIF orientation like imread, but refuses a truncated file where
-    # imread would fill the missing part with grey (and the tiles read would describe half a photo).
-    data = np.frombuffer(path.read_bytes(), np.uint8)
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if len(data) else None
-    if image is None:
-        raise ValueError(f"{path}: not an image (unreadable, truncated or unsupported format)")
-    return image
+    try:
+        return decode_photo(path.read_bytes(), min_side)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 def _scaled(length: int, scale: float) -> int:

@@ -45,6 +45,9 @@ COST_PER_CONFIDENCE = 4.0  # plausibility given up per unit of detector confiden
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
+SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to SIDEWAYS, the likeliest
+# tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
+SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 MAX_SETS = 4
 HAND_TILES = 14
@@ -107,6 +110,7 @@ class _Meld:
     meld: Meld | None  # None: a concealed kong shown all face down
     group: TileGroup
     quality: float
+    sideways_shown: bool = True  # False: no tile lies sideways, who discarded it is assumed
 
 
 @dataclass(frozen=True)
@@ -149,17 +153,17 @@ class _Reader:
 
     # --- melds -------------------------------------------------------------------------------------
 
-    def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int, float]:
+    def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
         """`_find_sideways`, remembered: the partitions ask for the same stretches many times."""
         key = (row.tiles, start, stop)
         if key not in self._sideways:
             self._sideways[key] = self._find_sideways(row, start, stop)
         return self._sideways[key]
 
-    def _find_sideways(self, row: Row, start: int, stop: int) -> tuple[int, float]:
-        """Which tile of ``start..stop-1`` lies sideways (offset from start), and how plausible a
-        claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways, -1 when
-        the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
+    def _find_sideways(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
+        """Which tile of ``start..stop-1`` lies sideways (offset from start; None when none shows), and
+        how plausible a claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways,
+        -1 when the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
         its neighbours away), too weakly to rule a meld out."""
         spacing = row.spacing(start, stop)
         n = stop - start
@@ -172,9 +176,11 @@ class _Reader:
         evidence = row.sideways[start:stop]
         if not np.isnan(evidence).any():  # the boxes decide; the spacing breaks near-ties
             j = int((evidence - SPACING_WEIGHT * errors).argmax())
-            return j, min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
+            quality = min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
+            return (j if evidence[j] >= SHOWN else None), quality
         j = int(errors.argmin())
-        return j, 0.5 * float(np.clip((error(None) - errors[j]) / 0.054, 0, 1))
+        gain = float(np.clip((error(None) - errors[j]) / 0.054, 0, 1))  # 1: spaced as one sideways tile
+        return (j if gain >= SHOWN_BY_SPACING else None), 0.5 * gain
 
     def _stacked(self, index: int, face: Tile, used: set[int]) -> int | None:
         """A tile of ``face`` lying just behind the sideways tile ``index`` (an added kong), if any;
@@ -204,28 +210,29 @@ class _Reader:
             return None
         j, quality = self._sideways_at(row, start, stop)
         quality += tight
+        shown = j is not None
         if len(set(faces)) == 1:
-            source = {0: 1, 1: 2, n - 1: 3}.get(j, 2)
+            source = {0: 1, 1: 2, n - 1: 3}.get(j, 2) if shown else 1  # none shown: the left, as `Meld`
             if n == 4:
                 meld = Meld(MeldKind.KONG, tuple(faces), source=source)
-                return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality)
-            stacked = self._stacked(idx[j], faces[0], used)
+                return _Meld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality, shown)
+            stacked = self._stacked(idx[j], faces[0], used) if shown else None
             if stacked is not None:
                 meld = Meld(MeldKind.KONG, (faces[0],) * 4, source=source, added=True)
                 return _Meld(meld, TileGroup("meld", (*idx, stacked), MeldKind.KONG, source), quality)
             meld = Meld(MeldKind.PUNG, tuple(faces), source=source)
-            return _Meld(meld, TileGroup("meld", idx, MeldKind.PUNG, source), quality)
+            return _Meld(meld, TileGroup("meld", idx, MeldKind.PUNG, source), quality, shown)
         if n != 3 or not all(f.is_suited and f.kind == faces[0].kind for f in faces):
             return None
         ranks = [f.rank for f in faces]
         if ranks == sorted(ranks) and ranks[2] - ranks[0] == 2 and len(set(ranks)) == 3:
             claimed = j
         elif ranks == sorted(ranks, reverse=True) and ranks[0] - ranks[2] == 2 and len(set(ranks)) == 3:
-            claimed, quality = 2 - j, quality - 0.5  # chows are laid in rank order
+            claimed, quality = (2 - j if shown else None), quality - 0.5  # chows are laid in rank order
         else:
             return None
         meld = Meld(MeldKind.CHOW, tuple(sorted(faces, key=lambda f: f.index)), source=1, claimed=claimed)
-        return _Meld(meld, TileGroup("meld", idx, MeldKind.CHOW, 1), quality)
+        return _Meld(meld, TileGroup("meld", idx, MeldKind.CHOW, 1), quality, shown)
 
     def partition(self, row: Row, start: int, stop: int, count: int | None,
                   used: set[int]) -> tuple[float, tuple[_Meld, ...]] | None:
@@ -485,6 +492,9 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("assumed", c.head[-1:], "the winning tile is not set apart: took the rightmost "
                                 "standing tile (override the winning tile if it was another)"))
         for m in c.melds:
+            if not m.sideways_shown:
+                doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
+                                    "claimed from the left (a chow: its lowest tile); give the melds to correct it"))
             if m.meld is None:
                 face = hand.melds[c.melds.index(m)].first.code
                 doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "

@@ -10,7 +10,7 @@ doubts saying which tiles to check.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,11 +18,14 @@ import numpy as np
 from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from vision.detections import TileDetections
 from vision.detector import Detector
+from vision.imagefile import Photo
 from vision.layout import Doubt, LayoutReading, Overrides, TileGroup, read_hand
 from vision.overlaps import merge_row_doubles
 from vision.views import read_all_sides, read_turned
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
+SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
+# 3x faster than whole, its tiles still larger than the zoomed pass and the face reader need
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,13 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
             reading = voted
     return _scored(reading, situation)
+
+
+def scan_photo(photo: Photo, detector: Detector, situation: Situation,
+               overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
+    """`scan` of a decoded photo (maybe reduced, see `SCAN_SIDE`), its boxes in the photo's own pixels."""
+    result = scan(photo.pixels, detector, situation, overrides, all_sides)
+    return replace(result, detections=photo.to_original(result.detections))
 
 
 def scan_detections(detections: TileDetections, situation: Situation,

@@ -32,20 +32,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scoring import Situation
     from scoring.tiles import tile
-    from vision.detector import load_image
-    from vision.scan import ScanOverrides, scan
+    from vision.detector import load_photo
+    from vision.scan import SCAN_SIDE, ScanOverrides, scan_photo
 
     fields = situation_fields(args)
     situation = Situation.from_json(fields)
     overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"))
-    image = load_image(args.image)  # a bad path fails before the model loads
-    result = scan(image, detector_from(args, conf=0.25), situation, overrides, all_sides=args.all_sides)
+    photo = load_photo(args.image, SCAN_SIDE)  # a bad path fails before the model loads
+    result = scan_photo(photo, detector_from(args, conf=0.25), situation, overrides, all_sides=args.all_sides)
     if args.annotate:
         from vision.annotate import annotate, save_image
 
-        save_image(args.annotate, annotate(image, result))
-    height, width = image.shape[:2]
-    data = {"image": args.image, "width": width, "height": height, **result.to_json()}
+        save_image(args.annotate, annotate(photo.full_size(), result))
+    data = {"image": args.image, "width": photo.width, "height": photo.height, **result.to_json()}
     print(json.dumps(data, ensure_ascii=False) if args.json else report(data))
     return 0 if result.hand is not None else 1
 

@@ -25,7 +25,7 @@ PHOTO_PROBLEMS: dict[int | str, dict[str, Any]] = {
 async def detect(form: Annotated[DetectForm, Form()], request: Request, settings: SettingsDep,
                  detector: DetectorDep) -> dict[str, Any]:
     """Find and read every tile in the photo (no layout, no scoring)."""
-    image = await read_photo(request, form.photo, settings)
+    image = (await read_photo(request, form.photo, settings)).pixels
     detections = await in_pool(request, detector, image)
     height, width = image.shape[:2]
     return {"image": form.photo.filename or "upload", "width": width, "height": height,

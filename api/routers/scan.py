@@ -17,7 +17,7 @@ from api.schemas import Scan, ScanForm
 from api.upload import read_photo
 from scoring import Situation
 from scoring.tiles import tile
-from vision.scan import ScanOverrides, ScanResult, scan
+from vision.scan import SCAN_SIDE, ScanOverrides, ScanResult, scan_photo
 
 router = APIRouter(prefix="/v1", tags=["scan"])
 
@@ -34,19 +34,18 @@ def annotated_jpeg(image: np.ndarray, result: ScanResult) -> str:
 
 @router.post("/scan", operation_id="scan", response_model=Scan, response_model_by_alias=True,
              responses=PHOTO_PROBLEMS)
-async def scan_photo(form: Annotated[ScanForm, Form()], request: Request, settings: SettingsDep,
+async def scan_upload(form: Annotated[ScanForm, Form()], request: Request, settings: SettingsDep,
                      detector: DetectorDep) -> dict[str, Any]:
     """Read the hand in the photo and score it. A photo whose tiles give no valid hand is still a 200:
     ``hand`` and ``score`` are null and ``doubts`` say which tiles to check."""
     situation = Situation.from_json(form.situation_fields())
     overrides = ScanOverrides(win_tile=tile(form.win_tile) if form.win_tile else None, flowers=form.flowers)
-    image = await read_photo(request, form.photo, settings)
-    result = await in_pool(request, scan, image, detector, situation, overrides)
+    photo = await read_photo(request, form.photo, settings, SCAN_SIDE)
+    result = await in_pool(request, scan_photo, photo, detector, situation, overrides)
     if len(result.detections) == 0:
         raise ApiError(422, "no_tiles", "no tiles found in the photo: photograph the hand from above, "
                        "closer, with all tiles face up and in the light")
-    height, width = image.shape[:2]
-    body = {"image": form.photo.filename or "upload", "width": width, "height": height, **result.to_json()}
+    body = {"image": form.photo.filename or "upload", "width": photo.width, "height": photo.height, **result.to_json()}
     if form.annotate:
-        body["annotated"] = await in_pool(request, annotated_jpeg, image, result)
+        body["annotated"] = await in_pool(request, annotated_jpeg, photo.full_size(), result)
     return body

@@ -67,6 +67,17 @@ def test_the_sideways_tile_says_who_discarded(spec: str, source: int) -> None:
     assert (meld.kind, meld.source) == (MeldKind.PUNG, source)
 
 
+@pytest.mark.parametrize("angle", [0, 30, 45, 180])
+def test_melds_with_no_tile_sideways_are_taken_from_the_left_and_doubted(angle: float) -> None:
+    reading = read_hand(shoot(lay("1m 2m 3m 4m 5m 9p 9p | 5p | 5p 5p 5p | 7s 8s~ 9s"), angle))
+    assert reading.hand is not None
+    pung, chow = reading.hand.melds
+    assert (pung.kind, pung.source, chow.kind, chow.claimed) == (MeldKind.PUNG, 1, MeldKind.CHOW, 1)
+    meld_groups = [g.tiles for g in reading.groups if g.role == "meld"]
+    assumed = [d.tiles for d in reading.doubts if d.kind == "assumed" and "sideways" in d.message]
+    assert assumed == meld_groups[:1]  # the pung's tiles only: the chow shows its claimed 8s
+
+
 def test_winning_tile_not_set_apart_is_the_rightmost_and_doubted() -> None:
     reading = read_hand(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s")))
     assert reading.hand is not None and reading.hand.win_tile is tile("5s")

@@ -118,6 +118,37 @@ def test_scan_cli_reads_the_shipped_example(capsys: pytest.CaptureFixture[str]) 
     assert data["score"]["is_win"]
 
 
+def test_a_12_megapixel_jpeg_is_read_reduced_and_reported_in_its_own_pixels(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`mcr scan` decodes a 4000×3000 JPEG at half size (`SCAN_SIDE`): the same hand as the example it
+    was enlarged from, with boxes and size in the 12-MP photo's pixels."""
+    import cv2
+
+    from tests.vision.test_scan_speed import twelve_megapixels
+    from vision.detector import default_model_path, load_photo
+    from vision.evaluation import box_iou
+    from vision.scan import SCAN_SIDE
+
+    try:
+        default_model_path()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    big = tmp_path / "big.jpg"
+    cv2.imwrite(str(big), twelve_megapixels(), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert load_photo(big, SCAN_SIDE).pixels.shape == (1500, 2000, 3)
+    assert main(["scan", str(big), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["width"], data["height"]) == (4000, 3000)
+    truth = format_hand(Hand.from_json(json.loads(EXAMPLE.with_suffix(".json").read_text())["hand"]))
+    assert data["hand"]["notation"] == truth
+    assert main(["scan", str(EXAMPLE), "--json"]) == 0
+    small = json.loads(capsys.readouterr().out)
+    scale, pad = 3000 / 2000, (4000 - 1500 * 3000 / 2000) / 2  # the enlargement and its side borders
+    expected = np.array([t["box"] for t in small["tiles"]]) * scale + [pad, 0, pad, 0]
+    found = np.array([t["box"] for t in data["tiles"]])
+    assert (box_iou(expected, found).max(axis=1) > 0.7).mean() > 0.9  # the same tiles, where they are
+
+
 def test_scan_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["scan", str(tmp_path / "none.jpg")]) == 2
     assert "no such file" in capsys.readouterr().err
