@@ -76,12 +76,12 @@ def test_bad_photos_get_a_4xx_naming_the_problem(client, fake, upload, status, c
 
 
 def test_a_bomb_is_refused_before_decoding(client, monkeypatch):
-    import api.images
+    import vision.imagefile
 
     def never(*_: object) -> None:
         raise AssertionError("decoded a decompression bomb")
 
-    monkeypatch.setattr(api.images.cv2, "imdecode", never)
+    monkeypatch.setattr(vision.imagefile.cv2, "imdecode", never)
     response = client.post("/v1/detect", files={"photo": ("bomb.png", _png_declaring(50_000, 50_000))})
     assert response.status_code == 413
 
