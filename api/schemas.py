@@ -100,6 +100,8 @@ class ScanForm(Situation):
     win_tile: str | None = Field(None, description="the winning tile, if the photo does not set it apart",
                                  examples=["5p"])
     annotate: bool = Field(False, description="also return the photo annotated, as a JPEG data URL")
+    all_sides: bool = Field(False, description="read the photo from its four sides even when the first "
+                            "reading is sure (it is done anyway when not; up to 4x the time)")
 
 
 class DetectForm(Request):

@@ -82,6 +82,19 @@ def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetecti
     return voted[voted.confidence >= floor]
 
 
+class AllSides:
+    """A detector that reads each photo from its four sides, whole (`read_all_sides` without zoom), its
+    tiles held to the detector's threshold: what ``--all-sides`` reads with in `mcr detect`, `mcr eval`
+    and `mcr label`."""
+
+    def __init__(self, detector: Detector) -> None:
+        self.detector = detector
+        self.size = detector.size  # the model's input side, as a `Detector` tells it
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        return read_all_sides(image, self.detector, zoom=False, floor=self.detector.conf)
+
+
 def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None,
                    zoom: bool = True, floor: float = MIN_VOTE) -> TileDetections:
     """The four turns' vote; ``upright`` is the reading of the photo as given, when already made. With

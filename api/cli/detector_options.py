@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +36,6 @@ def photo_reader(args: argparse.Namespace, detector: Detector) -> Callable[[np.n
     of the photo's four right-angle turns (`vision.views`), its confidences held to the detector's threshold."""
     if not args.all_sides:
         return detector
-    from vision.views import read_all_sides
+    from vision.views import AllSides
 
-    return partial(read_all_sides, detector=detector, zoom=False, floor=detector.conf)
+    return AllSides(detector)

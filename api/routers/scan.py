@@ -41,7 +41,7 @@ async def scan_upload(form: Annotated[ScanForm, Form()], request: Request, setti
     situation = Situation.from_json(form.situation_fields())
     overrides = ScanOverrides(win_tile=tile(form.win_tile) if form.win_tile else None, flowers=form.flowers)
     photo = await read_photo(request, form.photo, settings, SCAN_SIDE)
-    result = await in_pool(request, scan_photo, photo, detector, situation, overrides)
+    result = await in_pool(request, scan_photo, photo, detector, situation, overrides, form.all_sides)
     if len(result.detections) == 0:
         raise ApiError(422, "no_tiles", "no tiles found in the photo: photograph the hand from above, "
                        "closer, with all tiles face up and in the light")

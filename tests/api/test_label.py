@@ -345,3 +345,30 @@ def test_end_to_end_with_the_shipped_model(tmp_path, capsys):
     api = COCO(str(tmp_path / "out" / "annotations.json"))
     assert len(api.getImgIds()) == 3
     assert all(0 <= a["category_id"] - 1 < len(TILES) for a in api.loadAnns(api.getAnnIds()))
+
+
+def test_all_sides_labels_with_the_four_turns_vote_and_redoes_one_pass_records(tmp_path, capsys):
+    """`mcr label --all-sides` reads as `mcr detect --all-sides` (the four turns' vote, held to --conf),
+    and photos labelled in one pass before are labelled again, not reused."""
+    from vision.detector import Detector, default_model_path
+    from vision.imagefile import decode_photo
+    from vision.views import AllSides
+
+    try:
+        model = default_model_path()
+    except FileNotFoundError as exc:
+        pytest.skip(str(exc))
+    photos, out = tmp_path / "photos", tmp_path / "out"
+    photos.mkdir()
+    example = REPO / "examples" / "hand.jpg"
+    shutil.copy(example, photos / "hand.jpg")
+    assert main(["label", str(photos), "--out", str(out), "--workers", "1"]) == 0
+    assert main(["label", str(photos), "--out", str(out), "--workers", "1", "--all-sides"]) == 0
+    assert capsys.readouterr().out.count("1 images: 1 labelled") == 2  # the second run redid the photo
+    record = read_record(record_path(out, "hand.jpg"))
+    assert record is not None and record.model.endswith("+all-sides")
+    detector = Detector(model, conf=0.25)
+    photo = decode_photo(example.read_bytes(), detector.size)  # labelling decodes as small as the input
+    voted = photo.to_original(AllSides(detector)(photo.pixels))
+    assert [t.code for t in record.detections.tiles] == [t.code for t in voted.tiles]
+    assert (record.detections.confidence >= 0.25).all()

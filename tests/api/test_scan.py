@@ -59,6 +59,15 @@ def test_annotated_photo_on_request(scanner):
     assert not np.array_equal(image, cv2.imdecode(np.frombuffer(PHOTO, np.uint8), cv2.IMREAD_COLOR))
 
 
+def test_all_sides_on_request_reads_the_photo_turned_too(scanner):
+    client, fake = scanner
+    post(client)
+    once = fake.calls
+    body = post(client, all_sides="true").json()
+    assert fake.calls - once > once  # the three other turns besides the first reading
+    assert body["hand"]["notation"] == "123456789m123p5s5s"  # the fake sees tiles only upright: they still vote
+
+
 def test_tiles_that_make_no_hand_are_a_result_with_doubts():
     with make_client(FakeDetector("1m 1m 1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m | 9m")) as client:
         body = post(client).json()
