@@ -19,8 +19,11 @@ replace the winning tile, the melds or the flower count.
 When the tiles as read make no winning hand but have a hand's tile count, the detector's runner-up faces
 of the reading's doubtful tiles (one or two of them) are tried, and the most plausible winning reading
 that gives up the least confidence is taken, each swap reported as an ``assumed`` doubt: a misread tile
-is the likeliest reason a photo of a win reads as no win. A hand that is still no win is scored as read
-(a false win is a referee's finding).
+is the likeliest reason a photo of a win reads as no win. With one tile too many, the reading without
+one of its unsure tiles (under ``STRAY``) is tried the same way: a box where there is no tile (a sliver
+of a tile at the photo's edge, a tile's reflection) is the likeliest reason then; the tile left out is
+still listed, last, in no group, with an ``assumed`` doubt. A hand that is still no win is scored as
+read (a false win is a referee's finding).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
 CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
 MAX_DOUBTFUL = 6  # doubtful tiles tried as their runner-up (alone and in pairs) when the hand is no win
+STRAY = 0.3  # tiles read under this confidence are tried as stray boxes when a reading has one tile too many
 COST_PER_CONFIDENCE = 4.0  # plausibility given up per unit of detector confidence a swap gives up
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
@@ -439,31 +443,58 @@ def _doubtful(det: TileDetections) -> list[int]:
     return sorted(np.flatnonzero(close).tolist(), key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))
 
 
-def _best_reading(detections: TileDetections) -> tuple[_Reader, _Best, tuple[int, ...]]:
-    """The best reading of the tiles as read; when it is no winning hand, the best winning reading
-    with one or two doubtful tiles of that reading read as their runner-up (which: the third value)."""
+@dataclass(frozen=True)
+class _Mended:
+    """The best reading and how it was mended: tiles read as their runner-up face (``swapped``, indices
+    into the reader's detections), or a tile of the detections left out as a stray box (``stray``)."""
+
+    reader: _Reader
+    found: _Best
+    swapped: tuple[int, ...] = ()
+    stray: int | None = None
+
+
+def _best_reading(detections: TileDetections) -> _Mended:
+    """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
+    best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
+    many, the best winning reading without one unsure tile (a box where there is no tile)."""
     reader = _Reader(detections)
     found = reader.best()
     c = found.candidate
-    if found.complete or len(c.head) != HAND_TILES - 3 * len(c.melds):
-        return reader, found, ()  # complete, or a tile missing or extra: a swap cannot mend the count
+    expected = HAND_TILES - 3 * len(c.melds)
+    if found.complete or len(c.head) not in (expected, expected + 1):
+        return _Mended(reader, found)  # complete, or a tile missing: nothing to mend
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
-    doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
-    options = []
-    for swap in [(i,) for i in doubtful] + list(combinations(doubtful, 2)):
-        other = _Reader(detections.with_runner_up(list(swap)), reader)
-        try:
-            corrected = other.best(strict_only=True)  # a complete hand has a hand's tile count
-        except HandError:
-            continue
-        if corrected.complete:
-            given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
-            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, swap, other, corrected))
+    options: list[tuple[float, _Mended]] = []
+    if len(c.head) == expected + 1:
+        unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
+        for i in unsure[:MAX_DOUBTFUL]:
+            other = _Reader(detections[np.arange(len(detections)) != i])
+            corrected = _complete_reading(other)
+            if corrected is not None:
+                given_up = float(detections.confidence[i])
+                options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, stray=i)))
+    else:
+        doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
+        for swap in [(i,) for i in doubtful] + list(combinations(doubtful, 2)):
+            other = _Reader(detections.with_runner_up(list(swap)), reader)
+            corrected = _complete_reading(other)
+            if corrected is not None:
+                given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
+                options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, swap)))
     if not options:
-        return reader, found, ()
-    _, swap, other, corrected = max(options, key=lambda o: o[0])
-    return other, corrected, swap
+        return _Mended(reader, found)
+    return max(options, key=lambda o: o[0])[1]
+
+
+def _complete_reading(reader: _Reader) -> _Best | None:
+    """The reader's best reading with a hand's tile count, if it is a complete winning hand."""
+    try:
+        found = reader.best(strict_only=True)  # a complete hand has a hand's tile count
+    except HandError:
+        return None
+    return found if found.complete else None
 
 
 def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
@@ -472,12 +503,20 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     if len(detections) == 0:
         return LayoutReading(None, (), (Doubt("impossible", (), "no tiles found in the photo"),), detections)
     try:
-        reader, found, swapped = _best_reading(detections)
+        mended = _best_reading(detections)
     except HandError as exc:
         return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),), detections)
+    reader, found, swapped = mended.reader, mended.found, mended.swapped
     c, hand = found.candidate, found.hand
     groups = _groups(c)
     doubts: list[Doubt] = []
+    shown = reader.det
+    if mended.stray is not None:  # still listed, last, in no group
+        shown = TileDetections.concat([reader.det, detections[mended.stray]])
+        stray = detections.tiles[mended.stray]
+        doubts.append(Doubt("assumed", (len(reader.det),), f"one tile too many: left out the {stray.code} read "
+                            f"with confidence {detections.confidence[mended.stray]:.2f} as a box where there is no "
+                            "tile (the others make a winning hand)", (stray.code,)))
     for i in swapped:
         doubts.append(Doubt("assumed", (i,), f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f}), "
                             f"the tiles make no winning hand: took the runner-up {reader.faces[i].code} "
@@ -505,7 +544,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
-    return LayoutReading(hand, groups, tuple(doubts), reader.det)
+    return LayoutReading(hand, groups, tuple(doubts), shown)
 
 
 def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:

@@ -145,6 +145,22 @@ def test_a_misread_tile_whose_runner_up_makes_the_win_is_swapped_and_reported() 
     assert not [d for d in reading.doubts if d.kind == "low_confidence" and d.tiles == (12,)]
 
 
+@pytest.mark.parametrize(("confidence", "left_out"), [(0.1, True), (0.9, False)])
+def test_an_unsure_tile_too_many_is_left_out_as_a_stray_box(confidence: float, left_out: bool) -> None:
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s 7s"))
+    box = truth.xyxy[-1] + np.array([1, 0, 1, 0]) * (truth.xyxy[-1, 0] - truth.xyxy[-2, 0])  # one more, at the end
+    stray = TileDetections(box[None], np.array([confidence]), np.array([tile("E").index]))
+    reading = read_hand(TileDetections.concat([stray, truth]))  # listed first
+    if not left_out:  # a surely read tile is not explained away: the photo shows one tile too many
+        assert reading.hand is None and any("one tile too many" in d.message for d in reading.doubts)
+        return
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    assert reading.detections.tiles[:-1] == truth.tiles and reading.detections.tiles[-1].code == "E"
+    assert 14 not in {i for g in reading.groups for i in g.tiles}
+    (doubt,) = [d for d in reading.doubts if d.tiles == (14,)]
+    assert doubt.kind == "assumed" and "left out the E" in doubt.message and doubt.alternatives == ("E",)
+
+
 def test_a_sure_tile_is_not_swapped_to_make_a_win() -> None:
     truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
     reading = read_hand(misread(truth, 12, "8s", 0.95, 0.20))  # a far second: the photo shows no win
