@@ -53,6 +53,7 @@ SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to S
 # tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
+TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
 MAX_SETS = 4
 HAND_TILES = 14
 
@@ -273,10 +274,21 @@ class _Reader:
             for main in rows:
                 for side in (None, *[r for r in rows if r is not main]):
                     yield from self._readings(main, side, flip, strict)
+                    ends = self._end_backs(main)
+                    if ends:  # face-down tiles ending the row may be the rack's edge or the wall, not the hand
+                        trimmed = self._readings(_without(main, ends), side, flip, strict)
+                        yield from (replace(c, plausibility=c.plausibility - TRIMMED * len(ends)) for c in trimmed)
                     if side is not None and _upright(main) and _upright(side) and \
                             all(self.faces[i].is_playable for i in side.tiles):
                         # standing tiles laid in two rows (no sideways tile shows a meld)
                         yield from self._readings(_joined(side, main), None, flip, strict)
+
+    def _end_backs(self, row: Row) -> list[int]:
+        """Positions of the face-down tiles at either end of a row that has face-up tiles too."""
+        up = [k for k, i in enumerate(row.tiles) if self.faces[i] is not BACK]
+        if not up:
+            return []
+        return [k for k in range(len(row.tiles)) if k < up[0] or k > up[-1]]
 
     def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool) -> Iterator[_Candidate]:
         """Readings with ``main`` holding the standing tiles (and maybe melds at its right end) and

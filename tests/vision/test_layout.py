@@ -189,6 +189,16 @@ def test_a_concealed_kong_all_face_down_is_an_assumption() -> None:
     assert any(d.kind == "assumed" and "all face down" in d.message for d in reading.doubts)
 
 
+def test_face_down_tiles_ending_the_row_need_not_be_the_hand() -> None:
+    """A rack's edge or a wall tile read as ``back`` at a row's ends, no concealed kong: the hand without them."""
+    reading = read_hand(shoot(lay("back 1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s back"), 20))
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    assert {reading.detections.tiles[i] for g in reading.groups for i in g.tiles} == set(parse_hand(
+        "123456789m55p56s7s").concealed) | {tile("7s")}
+    kong = read_hand(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5s | 5s | back 5p 5p back")))
+    assert kong.hand is not None and kong.hand.melds[0].concealed  # face-down tiles that make a kong stay one
+
+
 def test_standing_tiles_in_two_rows_are_one_hand() -> None:
     back, front = lay("1m 2m 3m 4m 5m"), lay("6m 7m 8m 9m 1p 2p 3p 5s | 5s")
     shifted = [Placed(p.code, p.x + 1.0, p.y - ASPECT - 0.3) for p in back]  # a row behind the first
