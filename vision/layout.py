@@ -469,7 +469,8 @@ class _Mended:
 def _best_reading(detections: TileDetections) -> _Mended:
     """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
-    many, the best winning reading without one unsure tile (a box where there is no tile)."""
+    many, the best winning reading without one unsure tile (a box where there is no tile) or with a
+    doubtful tile read as its runner-up flower (a flower read as a tile of the hand)."""
     reader = _Reader(detections)
     found = reader.best()
     c = found.candidate
@@ -479,6 +480,7 @@ def _best_reading(detections: TileDetections) -> _Mended:
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
     options: list[tuple[float, _Mended]] = []
+    doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
     if len(c.head) == expected + 1:
         unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
         for i in unsure[:MAX_DOUBTFUL]:
@@ -487,14 +489,15 @@ def _best_reading(detections: TileDetections) -> _Mended:
             if corrected is not None:
                 given_up = float(detections.confidence[i])
                 options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, stray=i)))
+        swaps = [(i,) for i in doubtful if TILES[detections.runner_up[i]].is_bonus]  # a flower read as a tile
     else:
-        doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
-        for swap in [(i,) for i in doubtful] + list(combinations(doubtful, 2)):
-            other = _Reader(detections.with_runner_up(list(swap)), reader)
-            corrected = _complete_reading(other)
-            if corrected is not None:
-                given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
-                options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, swap)))
+        swaps = [(i,) for i in doubtful] + list(combinations(doubtful, 2))
+    for swap in swaps:
+        other = _Reader(detections.with_runner_up(list(swap)), reader)
+        corrected = _complete_reading(other)
+        if corrected is not None:
+            given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
+            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, swap)))
     if not options:
         return _Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]
