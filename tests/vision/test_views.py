@@ -128,3 +128,23 @@ def test_a_valid_first_reading_beats_a_vote_that_makes_no_hand() -> None:
     assert detector.calls == 4  # not sure (a tile at 0.4), so the other sides were read
     assert result.hand is not None and format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
     assert "C" not in {t.code for t in result.detections.tiles}  # the first reading's faces
+
+
+class FaintBacksWhenTurned(ReadsUprightOnly):
+    """`ReadsUprightOnly`, and turned, also a face-down tile (0.3) just beside every tile it sees on its
+    side: the sides of tiles, as one turn of a photo can take them."""
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        read = super().__call__(image)
+        if self.calls == 1:
+            return read
+        beside = [(box, 0.3, "back", None, 0.0) for box in
+                  [(x1, y2, x2, y2 + (x2 - x1)) for (x1, y1, x2, y2), _, way in _painted_tiles(image) if way == "side"]]
+        return TileDetections.concat([read, _reading(beside)])
+
+
+def test_faint_face_down_tiles_of_the_vote_are_dropped() -> None:
+    truth = shoot(lay(HAND), 0, scale=60)
+    result = scan(_painted(truth, upside_down=True), FaintBacksWhenTurned(), Situation())  # type: ignore[arg-type]
+    assert "back" not in {t.code for t in result.detections.tiles}  # 0.3 in one turn of four: 0.075, under BACK_FLOOR
+    assert result.hand is not None and format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
