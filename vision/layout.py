@@ -470,7 +470,8 @@ def _best_reading(detections: TileDetections) -> _Mended:
     """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
     many, the best winning reading without one unsure tile (a box where there is no tile) or with a
-    doubtful tile read as its runner-up flower (a flower read as a tile of the hand)."""
+    doubtful tile read as its runner-up flower (a flower read as a tile of the hand). A flower read as
+    one the hand already has counts as doubtful whatever its margin (each flower is in a set once)."""
     reader = _Reader(detections)
     found = reader.best()
     c = found.candidate
@@ -481,6 +482,9 @@ def _best_reading(detections: TileDetections) -> _Mended:
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
     options: list[tuple[float, _Mended]] = []
     doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
+    seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
+    doubtful += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in doubtful
+                 and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
     if len(c.head) == expected + 1:
         unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
         for i in unsure[:MAX_DOUBTFUL]:

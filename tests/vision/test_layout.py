@@ -168,6 +168,12 @@ def test_a_flower_read_as_a_tile_of_the_hand_is_read_as_its_runner_up_flower() -
     assert any(d.kind == "assumed" and d.tiles == (0,) and "runner-up 2f" in d.message for d in reading.doubts)
 
 
+def test_a_flower_read_as_another_flower_of_the_hand_is_read_as_its_runner_up() -> None:
+    truth = shoot(lay("1f 2f 1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    reading = read_hand(misread(truth, 0, "2f", 0.6, 0.1))  # two 2f: no hand, though the 1f is far second
+    assert reading.hand == parse_hand("12f123456789m55p56s7s")
+
+
 def test_a_sure_tile_is_not_swapped_to_make_a_win() -> None:
     truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
     reading = read_hand(misread(truth, 12, "8s", 0.95, 0.20))  # a far second: the photo shows no win
