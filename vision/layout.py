@@ -3,7 +3,7 @@ are flowers, with the doubts a referee should check.
 
 Every reading is tried and the most plausible valid one wins: either orientation of the rows, each row
 as the standing hand, with or without a second row of melds (or of more standing tiles, when no tile in
-either row lies sideways), and every way of splitting the melds off its right end. A hand's tile count
+either row lies sideways and the rows lie one just behind the other), and every way of splitting the melds off its right end. A hand's tile count
 (14, plus one per kong) fixes how many tiles each part holds, so the search is small. Plausibility adds
 up the conventions of a photographed hand (see the README, "Scanning a photo"): melds set apart, one
 sideways tile per claimed meld, face-down tiles in a concealed kong, no sideways tile among the standing
@@ -53,6 +53,7 @@ SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to S
 # tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
+ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
 TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
 MAX_SETS = 4
 HAND_TILES = 14
@@ -278,9 +279,9 @@ class _Reader:
                     if ends:  # face-down tiles ending the row may be the rack's edge or the wall, not the hand
                         trimmed = self._readings(_without(main, ends), side, flip, strict)
                         yield from (replace(c, plausibility=c.plausibility - TRIMMED * len(ends)) for c in trimmed)
-                    if side is not None and _upright(main) and _upright(side) and \
+                    if side is not None and _upright(main) and _upright(side) and _adjacent(main, side) and \
                             all(self.faces[i].is_playable for i in side.tiles):
-                        # standing tiles laid in two rows (no sideways tile shows a meld)
+                        # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other
                         yield from self._readings(_joined(side, main), None, flip, strict)
 
     def _end_backs(self, row: Row) -> list[int]:
@@ -624,6 +625,13 @@ def _apart(gap: float) -> float:
 def _upright(row: Row) -> bool:
     """Whether the boxes show every tile of the row upright (not near 45°, where they cannot tell)."""
     return not np.isnan(row.sideways).any() and bool((row.sideways < SIDEWAYS).all())
+
+
+def _adjacent(first: Row, second: Row) -> bool:
+    """Whether two rows lie one just behind the other (a hand's standing tiles in two rows), not apart
+    on the table (a discard, another player's tiles)."""
+    width = float(np.median(np.concatenate([first.unit, second.unit])))
+    return abs(first.across - second.across) < ADJACENT_ROWS * width
 
 
 def _joined(first: Row, second: Row) -> Row:

@@ -218,3 +218,5 @@ def test_standing_tiles_in_two_rows_are_one_hand() -> None:
     reading = read_hand(shoot(front + shifted, 20))
     assert reading.hand is not None and not reading.hand.melds
     assert sorted(t.code for t in reading.hand.all_tiles) == sorted("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s".split())
+    apart = [Placed(p.code, p.x + 1.0, p.y - 4 * ASPECT) for p in back]  # far behind: not the hand's tiles
+    assert read_hand(shoot(front + apart, 20)).hand is None
