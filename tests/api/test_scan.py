@@ -68,6 +68,17 @@ def test_all_sides_on_request_reads_the_photo_turned_too(scanner):
     assert body["hand"]["notation"] == "123456789m123p5s5s"  # the fake sees tiles only upright: they still vote
 
 
+def test_a_12_megapixel_jpeg_is_read_reduced_and_answered_in_its_own_pixels():
+    """The detector sees the photo decoded at half size (`SCAN_SIDE`); the answer is in the photo's pixels."""
+    fake = FakeDetector(HAND)
+    big = encode(".jpg", 4000, 3000)
+    with make_client(fake, max_upload_bytes=len(big) + 1) as client:
+        body = client.post("/v1/scan", files={"photo": ("big.jpg", big)}).json()
+    half = scan(cv2.imdecode(np.frombuffer(big, np.uint8), cv2.IMREAD_REDUCED_COLOR_2), FakeDetector(HAND), Situation())
+    assert (body["width"], body["height"]) == (4000, 3000) and body["hand"]["notation"] == "123456789m123p5s5s"
+    assert np.allclose([t["box"] for t in body["tiles"]], half.detections.xyxy * 2, atol=0.2)
+
+
 def test_tiles_that_make_no_hand_are_a_result_with_doubts():
     with make_client(FakeDetector("1m 1m 1m 1m 1m 2m 3m 4m 5m 6m 7m 8m 9m | 9m")) as client:
         body = post(client).json()
