@@ -6,8 +6,9 @@ Two boxes of one tile do not always overlap much: in a photo turned about 45° t
 tile are large squares, and two readings of it (two zoom passes, two turns of the photo) can sit half a
 tile apart, an overlap their neighbours' boxes have too. Along a row the tiles' pitch tells them apart:
 neighbours lie a pitch apart, two boxes of one tile much closer (held-out real hand photos: 77 of 94
-doubles closer than 0.4 pitch, 1 of 1,177 neighbours). A stray box straddling two tiles (a turn of the
-photo that saw half of each) has no room between them."""
+doubles closer than 0.4 pitch, 1 of 1,177 neighbours; a faint box, under 0.3, within half a pitch: held-out
+hands 61 -> 62 of 80). A stray box straddling two tiles (a turn of the photo that saw half of each) has no
+room between them."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ from vision.rows import find_rows
 
 SAME_TILE = 0.6  # IoU above which two boxes are one tile
 SAME_PLACE = 0.4  # share of a row's pitch under which two tiles in it are one
+FAINT = 0.3  # a box read under this confidence ...
+SAME_PLACE_FAINT = 0.5  # ... is one with a surer tile of its row closer than this share of the pitch
 NO_ROOM = 1.5  # pitches between two tiles of a row under which a third between them is a stray box
 MIN_ROW = 4  # tiles a row needs for its pitch to be known
 
@@ -35,8 +38,9 @@ def merge_overlaps(detections: TileDetections) -> TileDetections:
 
 
 def merge_row_doubles(detections: TileDetections) -> TileDetections:
-    """`merge_overlaps`, then tiles of one row closer than ``SAME_PLACE`` of its pitch kept once, and a
-    tile squeezed between two surer ones less than ``NO_ROOM`` pitches apart (no room for it) dropped."""
+    """`merge_overlaps`, then tiles of one row closer than ``SAME_PLACE`` of its pitch (``SAME_PLACE_FAINT``
+    for a box read under ``FAINT``) kept once, and a tile squeezed between two surer ones less than
+    ``NO_ROOM`` pitches apart (no room for it) dropped."""
     detections = merge_overlaps(detections)
     place: dict[int, tuple[int, float, float]] = {}  # tile -> (row, position along it, the row's pitch)
     for r, row in enumerate(find_rows(detections)):
@@ -49,7 +53,8 @@ def merge_row_doubles(detections: TileDetections) -> TileDetections:
             return []
         row, along, pitch = place[i]
         offsets = {j: place[j][1] - along for j in kept if j in place and place[j][0] == row}
-        close = [j for j, d in offsets.items() if abs(d) < SAME_PLACE * pitch]
+        reach = (SAME_PLACE_FAINT if detections.confidence[i] < FAINT else SAME_PLACE) * pitch
+        close = [j for j, d in offsets.items() if abs(d) < reach]
         left, right = [j for j, d in offsets.items() if d <= 0], [j for j, d in offsets.items() if d > 0]
         if close or not left or not right:
             return close

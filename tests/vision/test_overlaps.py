@@ -62,3 +62,10 @@ def test_a_stray_box_squeezed_between_two_tiles_is_dropped(angle: float) -> None
     merged = merge_row_doubles(stray)
     assert [t.code for t in merged.tiles] == ["1m", "2m", "3m", "4m", "5m", "6m"]
     assert tile("9m").index in merged.runner_up[[2, 3]]  # the stray's face: a runner-up of the nearer tile
+
+
+@pytest.mark.parametrize(("confidence", "merged"), [(0.2, True), (0.6, False)])
+def test_a_faint_box_half_a_pitch_from_a_tile_is_its_double(confidence: float, merged: bool) -> None:
+    found = shoot(lay("1m 2m 3m 4m 5m 6m"))
+    doubled = _doubled(found, 4, 1.45, "7m", confidence)  # 0.45 of a pitch past the 6m, the row's end
+    assert len(merge_row_doubles(doubled)) == (6 if merged else 7)
