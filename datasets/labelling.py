@@ -31,7 +31,7 @@ from datasets.atomic import write_text_atomic
 from datasets.formats import coco, labelstudio, yolo
 from datasets.label_summary import Failure, summarise
 from vision.detections import TileDetections
-from vision.imagefile import Photo, decode_photo
+from vision.imagefile import decode_photo
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 FORMATS = ("yolo", "coco", "labelstudio")
@@ -127,12 +127,6 @@ def read_record(path: Path) -> ImageRecord | None:
         return None
 
 
-def read_photo(path: Path, input_size: int | None) -> Photo:
-    """A photo, EXIF-upright; a large JPEG decoded at the smallest scale that still fills the detector's
-    ``input_size``, so the detector sees what it would after shrinking the whole photo."""
-    return decode_photo(path.read_bytes(), input_size)
-
-
 _detector: Detect | None = None  # this worker process's detector, made once by _start_worker
 _detector_error = "label_image runs in a worker started by _start_worker"
 
@@ -152,7 +146,8 @@ def label_image(job: Job, image: str) -> Outcome:
     if _detector is None:
         raise ValueError(_detector_error)
     try:
-        photo = read_photo(job.in_dir / image, getattr(_detector, "size", None))
+        # a large JPEG decoded as small as still fills the model's input: what it would see of the whole photo
+        photo = decode_photo((job.in_dir / image).read_bytes(), getattr(_detector, "size", None))
         detections = photo.to_original(_detector(photo.pixels))
         record = ImageRecord(image, photo.width, photo.height, detections, job.conf, job.model)
         write_text_atomic(record_path(job.out_dir, image), json.dumps(record.to_json()))

@@ -530,9 +530,9 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     c, hand = found.candidate, found.hand
     groups = _groups(c)
     doubts: list[Doubt] = []
-    shown = reader.det
+    listed = reader.det
     if mended.stray is not None:  # still listed, last, in no group
-        shown = TileDetections.concat([reader.det, detections[mended.stray]])
+        listed = TileDetections.concat([reader.det, detections[mended.stray]])
         stray = detections.tiles[mended.stray]
         doubts.append(Doubt("assumed", (len(reader.det),), f"one tile too many: left out the {stray.code} read "
                             f"with confidence {detections.confidence[mended.stray]:.2f} as a box where there is no "
@@ -564,7 +564,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
-    return LayoutReading(hand, groups, tuple(doubts), shown)
+    return LayoutReading(hand, groups, tuple(doubts), listed)
 
 
 def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:

@@ -4,8 +4,8 @@ turn. Turning by right angles is exact (no resampling, boxes map back without lo
 can vote: every tile any turn found, its face by the scores the turns summed, its confidence the mean
 over the four turns (0 from a turn that did not see it). When it came (session 5), `scan` read 91 % of
 the held-out real hand photos' labelled faces this way instead of 75 %, and 28 of 80 hands exactly
-instead of 11 (README, "Scanning a photo"); it costs four passes, so `scan` spends them only on photos whose first reading is
-not sure.
+instead of 11 (README, "Scanning a photo"); it costs four passes, so `scan` spends them only on photos
+whose first reading is not sure.
 """
 
 from __future__ import annotations
@@ -80,6 +80,12 @@ def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetecti
     best, second = np.take_along_axis(score, order, axis=1).T
     voted = TileDetections(np.array(boxes), best, order[:, 0], np.where(second > 0, order[:, 1], -1), second)
     return voted[voted.confidence >= floor]
+
+
+def photo_reader(detector: Detector, all_sides: bool) -> Detector | AllSides:
+    """How `mcr detect`, `mcr eval` and `mcr label` read a photo: the detector's one pass, or with
+    ``all_sides`` the four turns' vote (`AllSides`)."""
+    return AllSides(detector) if all_sides else detector
 
 
 class AllSides:

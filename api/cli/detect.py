@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from api.cli.detector_options import add_model_arguments, detector_from, photo_reader
+from api.cli.detector_options import add_model_arguments, detector_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -38,9 +38,10 @@ def summary(result: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from vision.detector import load_image
+    from vision.views import photo_reader
 
     detector = detector_from(args, args.conf)
-    read = photo_reader(args, detector)
+    read = photo_reader(detector, args.all_sides)
     failed = 0
     for name in args.images:
         try:

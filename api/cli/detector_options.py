@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    import numpy as np
-
-    from vision.detections import TileDetections
     from vision.detector import Detector
 
 
@@ -30,12 +26,3 @@ def detector_from(args: argparse.Namespace, conf: float) -> Detector:
     return Detector(args.model, threads=args.threads, conf=conf, face_model=args.face_model,
                     faces=not args.no_faces)
 
-
-def photo_reader(args: argparse.Namespace, detector: Detector) -> Callable[[np.ndarray], TileDetections]:
-    """How `mcr detect` and `mcr eval` read a photo: the detector once, or with ``--all-sides`` the vote
-    of the photo's four right-angle turns (`vision.views`), its confidences held to the detector's threshold."""
-    if not args.all_sides:
-        return detector
-    from vision.views import AllSides
-
-    return AllSides(detector)

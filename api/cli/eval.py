@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from api.cli.detector_options import add_model_arguments, detector_from, photo_reader
+from api.cli.detector_options import add_model_arguments, detector_from
 
 HELD_OUT = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
 
@@ -30,6 +30,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.detector import load_image
     from vision.evaluation import Evaluator, read_truth, yolo_pairs
+    from vision.views import photo_reader
 
     if args.data == HELD_OUT and not HELD_OUT.is_dir():
         raise FileNotFoundError(f"{HELD_OUT}: held-out split not built; run `mcr train --prepare-only` first")
@@ -37,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     pairs = yolo_pairs(args.data)
     detector = detector_from(args, conf=0.001)
-    read = photo_reader(args, detector)
+    read = photo_reader(detector, args.all_sides)
     evaluator = Evaluator(conf=args.conf)
     timings, cpu_times = [], []
     for image_path, label_path in pairs:

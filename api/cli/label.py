@@ -90,10 +90,9 @@ class Progress:
 def labelling_reader(model: Path, threads: int, conf: float, all_sides: bool) -> Callable[[np.ndarray], TileDetections]:
     """The reader each labelling worker makes for itself (a module-level function: the pool pickles it)."""
     from vision.detector import Detector
-    from vision.views import AllSides
+    from vision.views import photo_reader
 
-    detector = Detector(model, threads=threads, conf=conf)
-    return AllSides(detector) if all_sides else detector
+    return photo_reader(Detector(model, threads=threads, conf=conf), all_sides)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,6 @@ import base64
 from typing import Annotated, Any
 
 import cv2
-import numpy as np
 from fastapi import APIRouter, Form, Request
 
 from api.deps import DetectorDep, SettingsDep, in_pool
@@ -17,16 +16,17 @@ from api.schemas import Scan, ScanForm
 from api.upload import read_photo
 from scoring import Situation
 from scoring.tiles import tile
+from vision.imagefile import Photo
 from vision.scan import SCAN_SIDE, ScanOverrides, ScanResult, scan_photo
 
 router = APIRouter(prefix="/v1", tags=["scan"])
 
 
-def annotated_jpeg(image: np.ndarray, result: ScanResult) -> str:
-    """The photo with boxes, groups and fans drawn on it, as a JPEG data URL."""
+def annotated_jpeg(photo: Photo, result: ScanResult) -> str:
+    """The photo at its own size with boxes, groups and fans drawn on it, as a JPEG data URL."""
     from vision.annotate import annotate
 
-    ok, data = cv2.imencode(".jpg", annotate(image, result), [cv2.IMWRITE_JPEG_QUALITY, 85])
+    ok, data = cv2.imencode(".jpg", annotate(photo.full_size(), result), [cv2.IMWRITE_JPEG_QUALITY, 85])
     if not ok:
         raise ApiError(422, "corrupt_image", "the annotated photo could not be encoded")
     return "data:image/jpeg;base64," + base64.b64encode(data.tobytes()).decode()
@@ -47,5 +47,5 @@ async def scan_upload(form: Annotated[ScanForm, Form()], request: Request, setti
                        "closer, with all tiles face up and in the light")
     body = {"image": form.photo.filename or "upload", "width": photo.width, "height": photo.height, **result.to_json()}
     if form.annotate:
-        body["annotated"] = await in_pool(request, annotated_jpeg, photo.full_size(), result)
+        body["annotated"] = await in_pool(request, annotated_jpeg, photo, result)
     return body
