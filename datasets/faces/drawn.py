@@ -53,6 +53,7 @@ class Palette:
     green: str = "#13743a"
     blue: str = "#1d3d8f"
     variant: int = 0  # 0–2: how dots, bamboo, bonus tiles and the white dragon are drawn
+    digits: str = "DejaVu Sans"  # the font of a flower's or season's number
 
 
 def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
@@ -136,11 +137,12 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
     """Flower or season ``n`` (1–8): its name, its number 1–4, and a flower unless the name fills it."""
     w, h = FACE_W, FACE_H
     name, number = BONUS_CHARS[n - 1], str((n - 1) % 4 + 1)
-    colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1) % 4]  # plum, orchid, chrysanthemum, bamboo
+    # plum, orchid, chrysanthemum, bamboo; sets colour them differently, so the colours turn with the variant
+    colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1 + p.variant) % 4]
     if p.variant == 1:  # the name large in a frame, the number in a corner
         return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
                 f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
-                + _text(number, w - 24, h - 30, 18, p.red, "DejaVu Sans"))
+                + _text(number, w - 24, h - 30, 18, p.red, p.digits))
     fy = h * (0.34 if p.variant == 2 else 0.52)
     art = _flower(w * 0.42, fy, 20, colour, p.green)
     if n > 4:  # seasons stand in a pot, as on many sets
@@ -149,9 +151,9 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
                 f'<rect x="{x - 25:.1f}" y="{top - 4:.1f}" width="50" height="6" rx="2" fill="{p.blue}"/>')
     if p.variant == 2:  # the name at the bottom, the number at the top right
         return (art + _text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
-                + _text(number, w * 0.82, h * 0.13, 24, p.ink, "DejaVu Sans"))
+                + _text(number, w * 0.82, h * 0.13, 24, p.ink, p.digits))
     return (art + _text(name, w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale)
-            + _text(number, w * 0.18, h * 0.14, 26, p.ink, "DejaVu Sans"))
+            + _text(number, w * 0.18, h * 0.14, 26, p.ink, p.digits))
 
 
 def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
@@ -209,7 +211,7 @@ class FontStyle:
 
     def source(self) -> FaceSource:
         return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render)
+                          render=self.render, version=2)
 
 
 FONTS = Path("/usr/share/fonts")
@@ -226,5 +228,20 @@ STYLES: tuple[FontStyle, ...] = (
     FontStyle("kouzan", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f0efe6", ink="#151515", green="#1d6b2f", blue="#203080"),
               scale=1.3),
+    # The same fonts drawn another way, so that no face is known by one font and one layout only
+    FontStyle("ukai-b", "AR PL UKai CN", FONTS / "truetype/arphic/ukai.ttc", "fonts-arphic-ukai",
+              Palette(ground="#f6f0dc", ink="#2a1a10", red="#a8141c", green="#2f7d32", blue="#243c7a", variant=2,
+                      digits="DejaVu Serif")),
+    FontStyle("uming-b", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
+              Palette(ground="#fcfaf2", ink="#222222", red="#d4202c", green="#1f8040", blue="#2050a0",
+                      digits="AR PL UMing CN")),
+    FontStyle("noto-serif-b", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
+              Palette(ground="#fffdf5", ink="#111111", red="#b01020", blue="#0b2a7a", variant=1, digits="DejaVu Sans")),
+    FontStyle("cwtex-b", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
+              Palette(ground="#eef0e6", ink="#1c1c1c", green="#006b4f", blue="#12306e", variant=1,
+                      digits="cwTeXKai")),
+    FontStyle("kouzan-b", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
+              "fonts-kouzan-mouhitsu", Palette(ground="#f5efe0", red="#c8102e", green="#236b3a", variant=2,
+                                               digits="KouzanBrushFont"), scale=1.3),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)

@@ -43,6 +43,11 @@ class FaceSource:
     requires: tuple[Path, ...]  # files that must exist for the source to be usable
     render: Callable[[], Faces] = field(repr=False)
     note: str = ""
+    version: int = 1  # raised when the art changes, so that faces cached before are rendered anew
+
+    @property
+    def cache(self) -> Path:
+        return cache_root() / (self.name if self.version == 1 else f"{self.name}.v{self.version}")
 
     @property
     def installed(self) -> bool:
@@ -50,7 +55,7 @@ class FaceSource:
 
     def faces(self) -> Faces:
         """The source's faces by tile code, rendered into the cache on first use."""
-        folder = cache_root() / self.name
+        folder = self.cache
         if not folder.exists():
             if not self.installed:
                 raise OSError(f"tile style {self.name!r} needs the Debian package {self.package}: "

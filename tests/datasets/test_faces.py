@@ -64,3 +64,14 @@ def test_missing_report_lists_styles_and_the_install_line(monkeypatch: pytest.Mo
     assert "apt-get install fonts-ghost librsvg2-bin" in report and "here" not in report
     monkeypatch.setattr(faces, "SOURCES", (here,))
     assert faces.missing_report() == ""
+
+
+def test_changed_art_is_rendered_anew_not_read_from_an_older_cache(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path) -> None:
+    monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path))
+    art = {"1m": np.full((faces.FACE_H, faces.FACE_W, 3), 40, np.uint8)}
+    faces.FaceSource("inked", "fonts-inked", (tmp_path,), render=lambda: art).faces()
+    art = {"1m": np.full((faces.FACE_H, faces.FACE_W, 3), 200, np.uint8)}
+    same = faces.FaceSource("inked", "fonts-inked", (tmp_path,), render=lambda: art).faces()
+    redrawn = faces.FaceSource("inked", "fonts-inked", (tmp_path,), render=lambda: art, version=2).faces()
+    assert same["1m"].mean() == 40 and redrawn["1m"].mean() == 200
