@@ -54,6 +54,7 @@ class Palette:
     blue: str = "#1d3d8f"
     variant: int = 0  # 0–2: how dots, bamboo, bonus tiles and the white dragon are drawn
     digits: str = "DejaVu Sans"  # the font of a flower's or season's number
+    season_numerals: bool = False  # seasons numbered 一二三四 (flowers keep 1–4), as on many Chinese sets
 
 
 def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
@@ -137,6 +138,9 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
     """Flower or season ``n`` (1–8): its name, its number 1–4, and a flower unless the name fills it."""
     w, h = FACE_W, FACE_H
     name, number = BONUS_CHARS[n - 1], str((n - 1) % 4 + 1)
+    ink = p.ink
+    if n > 4 and p.season_numerals:
+        number, ink = NUMERALS[(n - 1) % 4], p.red
     # plum, orchid, chrysanthemum, bamboo; sets colour them differently, so the colours turn with the variant
     colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1 + p.variant) % 4]
     if p.variant == 1:  # the name large in a frame, the number in a corner
@@ -151,9 +155,9 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
                 f'<rect x="{x - 25:.1f}" y="{top - 4:.1f}" width="50" height="6" rx="2" fill="{p.blue}"/>')
     if p.variant == 2:  # the name at the bottom, the number at the top right
         return (art + _text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
-                + _text(number, w * 0.82, h * 0.13, 24, p.ink, p.digits))
+                + _text(number, w * 0.82, h * 0.13, 24, ink, p.digits))
     return (art + _text(name, w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale)
-            + _text(number, w * 0.18, h * 0.14, 26, p.ink, p.digits))
+            + _text(number, w * 0.18, h * 0.14, 26, ink, p.digits))
 
 
 def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
@@ -211,7 +215,7 @@ class FontStyle:
 
     def source(self) -> FaceSource:
         return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render, version=2)
+                          render=self.render, version=3)
 
 
 FONTS = Path("/usr/share/fonts")
@@ -231,17 +235,17 @@ STYLES: tuple[FontStyle, ...] = (
     # The same fonts drawn another way, so that no face is known by one font and one layout only
     FontStyle("ukai-b", "AR PL UKai CN", FONTS / "truetype/arphic/ukai.ttc", "fonts-arphic-ukai",
               Palette(ground="#f6f0dc", ink="#2a1a10", red="#a8141c", green="#2f7d32", blue="#243c7a", variant=2,
-                      digits="DejaVu Serif")),
+                      digits="DejaVu Serif", season_numerals=True)),
     FontStyle("uming-b", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
               Palette(ground="#fcfaf2", ink="#222222", red="#d4202c", green="#1f8040", blue="#2050a0",
-                      digits="AR PL UMing CN")),
+                      digits="AR PL UMing CN", season_numerals=True)),
     FontStyle("noto-serif-b", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
               Palette(ground="#fffdf5", ink="#111111", red="#b01020", blue="#0b2a7a", variant=1, digits="DejaVu Sans")),
     FontStyle("cwtex-b", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
               Palette(ground="#eef0e6", ink="#1c1c1c", green="#006b4f", blue="#12306e", variant=1,
-                      digits="cwTeXKai")),
+                      digits="cwTeXKai", season_numerals=True)),
     FontStyle("kouzan-b", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f5efe0", red="#c8102e", green="#236b3a", variant=2,
-                                               digits="KouzanBrushFont"), scale=1.3),
+                                               digits="KouzanBrushFont", season_numerals=True), scale=1.3),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)
