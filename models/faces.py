@@ -136,6 +136,10 @@ def accuracy(model: Any, patches: np.ndarray, labels: np.ndarray, size: int) -> 
 
 def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     """Train (or resume) the reader; returns the checkpoint path. Stops at the recipe's epochs or hours."""
+    missing = [f for f in recipe["data"]["train"] + recipe["data"]["val"] if not (ROOT / f).is_dir()]
+    if missing:
+        how = recipe["data"].get("note", "see the recipe")
+        raise SystemExit(f"missing data folder(s) {', '.join(missing)}: build them first ({how})")
     import torch
 
     torch.set_num_threads(recipe["torch_threads"])

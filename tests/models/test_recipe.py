@@ -51,3 +51,12 @@ def test_synthetic_mix_lists_both_training_folders_and_validates_on_real(tmp_pat
     assert f"  - {(tmp_path / 'real' / 'images' / 'train').resolve()}\n  - {(synth / 'images').resolve()}\n" in text
     assert f"val: {(tmp_path / 'real' / 'images' / 'val').resolve()}\n" in text
     assert "  42: 'back'\n" in text
+
+
+def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path: Path) -> None:
+    from models import faces
+
+    plan = json.loads(faces.RECIPE.read_text())
+    plan["data"] = {"train": [str(tmp_path / "synth-x")], "val": [str(tmp_path)], "note": "mcr synth --out synth-x"}
+    with pytest.raises(SystemExit, match=r"synth-x: build them first \(mcr synth --out synth-x\)"):
+        faces.train(plan, tmp_path / "work", fresh=True)
