@@ -6,7 +6,8 @@ photos built by ``mcr train --prepare-only``, synthetic scenes from ``mcr synth`
 with room around its crop; each epoch then jitters the box, turns the crop (any multiple of 90° plus a
 few degrees), blurs it to the size of a small tile, shifts its colours and adds noise, so the reader
 learns faces, not one photo's framing. Validation: the tiles of the held-out real photos, uncropped by
-any jitter. ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
+any jitter. A recipe with ``init`` (a reader's compact weights file) continues that reader rather than starting
+from scratch. ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
 ``models/mcr-faces.onnx`` (softmax output, metadata ``classes``, ``version``, ``recipe``) and the weights
 as fp16 in ``models/mcr-faces.pt``.
 """
@@ -152,6 +153,8 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     print(f"{len(train_y)} training tiles, {len(val_y)} held-out tiles", flush=True)
 
     model = build_model(recipe)
+    if recipe.get("init"):  # a stage that continues a reader (its compact fp16 weights), not from scratch
+        model.load_state_dict({k: v.float() for k, v in torch.load(ROOT / recipe["init"]).items()})
     epochs, steps = recipe["epochs"], math.ceil(len(train_y) / recipe["batch"])
     optimizer = torch.optim.AdamW(model.parameters(), lr=recipe["lr"], weight_decay=recipe["weight_decay"])
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, recipe["lr"], total_steps=epochs * steps,

@@ -14,7 +14,7 @@ import numpy as np
 
 from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
 
-NUMERALS = "一二三四伍六七八九"
+NUMERALS = "一二三四伍六七八九"  # 5 in its formal form 伍, as on most sets; `Palette.five` may say 五
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 BONUS_CHARS = "梅蘭菊竹春夏秋冬"
 # Dot centres as fractions of the face, and which palette colour each uses (0 blue, 1 green, 2 red).
@@ -55,6 +55,7 @@ class Palette:
     variant: int = 0  # 0–2: how dots, bamboo, bonus tiles and the white dragon are drawn
     digits: str = "DejaVu Sans"  # the font of a flower's or season's number
     season_numerals: bool = False  # seasons numbered 一二三四 (flowers keep 1–4), as on many Chinese sets
+    five: str = "伍"  # the 5 of characters: 伍 or the plain 五
 
 
 def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
@@ -174,7 +175,8 @@ def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
     elif code == "P":
         body.append(_white_dragon(p))
     elif code.endswith("m"):
-        body.append(_text(NUMERALS[int(rank) - 1], w / 2, h * 0.27, 56, p.blue if rank in "159" else p.ink, font, scale))
+        numeral = p.five if rank == "5" else NUMERALS[int(rank) - 1]
+        body.append(_text(numeral, w / 2, h * 0.27, 56, p.blue if rank in "159" else p.ink, font, scale))
         body.append(_text("萬", w / 2, h * 0.69, 72, p.red, font, scale))
     elif code.endswith("f"):
         body.append(_bonus(int(rank), font, p, scale))
@@ -215,7 +217,7 @@ class FontStyle:
 
     def source(self) -> FaceSource:
         return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render, version=3)
+                          render=self.render, version=4)
 
 
 FONTS = Path("/usr/share/fonts")
@@ -238,14 +240,15 @@ STYLES: tuple[FontStyle, ...] = (
                       digits="DejaVu Serif", season_numerals=True)),
     FontStyle("uming-b", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
               Palette(ground="#fcfaf2", ink="#222222", red="#d4202c", green="#1f8040", blue="#2050a0",
-                      digits="AR PL UMing CN", season_numerals=True)),
+                      digits="AR PL UMing CN", season_numerals=True, five="五")),
     FontStyle("noto-serif-b", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
-              Palette(ground="#fffdf5", ink="#111111", red="#b01020", blue="#0b2a7a", variant=1, digits="DejaVu Sans")),
+              Palette(ground="#fffdf5", ink="#111111", red="#b01020", blue="#0b2a7a", variant=1, digits="DejaVu Sans",
+                      five="五")),
     FontStyle("cwtex-b", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
               Palette(ground="#eef0e6", ink="#1c1c1c", green="#006b4f", blue="#12306e", variant=1,
                       digits="cwTeXKai", season_numerals=True)),
     FontStyle("kouzan-b", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f5efe0", red="#c8102e", green="#236b3a", variant=2,
-                                               digits="KouzanBrushFont", season_numerals=True), scale=1.3),
+                                               digits="KouzanBrushFont", season_numerals=True, five="五"), scale=1.3),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)

@@ -91,3 +91,25 @@ def test_face_reader_trains_exports_and_reads_beside_the_detector(tmp_path: Path
     assert probabilities.shape == (2, len(CLASS_NAMES))
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-5)
     assert (tmp_path / "faces.pt").stat().st_size < 100_000
+
+
+def test_face_reader_stage_starts_from_the_reader_it_names(tmp_path: Path) -> None:
+    """A recipe with ``init`` continues that reader: at learning rate 0 its weights come back unchanged."""
+    import torch
+
+    from models import faces
+
+    folder = tmp_path / "scenes"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    draw_scene(0, folder / "images", folder / "labels")
+    recipe = {**json.loads(faces.RECIPE.read_text()), "name": "first", "epochs": 1, "batch": 4,
+              "channels": [4, 8], "data": {"train": [str(folder)], "val": [str(folder)]}}
+    recipe.pop("init", None)
+    first = faces.train(recipe, tmp_path / "faces", fresh=True)
+    faces.export(first, recipe, tmp_path / "first.onnx", tmp_path / "first.pt", note="smoke")
+    stage = {**recipe, "name": "stage", "lr": 0.0, "init": str(tmp_path / "first.pt")}
+    continued = torch.load(faces.train(stage, tmp_path / "faces", fresh=True), weights_only=False)["model"]
+    started = torch.load(tmp_path / "first.pt")
+    weights = [k for k in started if k.endswith(".weight")]
+    assert weights and all(torch.equal(continued[k].half(), started[k]) for k in weights)
