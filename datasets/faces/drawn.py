@@ -113,7 +113,22 @@ def _flower(x: float, y: float, r: float, colour: str, green: str) -> str:
 
 
 def _bird(p: Palette) -> str:
-    """The one of bamboo: a stylised bird standing on a bamboo sprig."""
+    """The one of bamboo, drawn three ways as sets do: a stylised bird (0), a peacock with its tail
+    spread (1), a small bird perched on a bamboo stick (2)."""
+    if p.variant == 1:
+        eyes = "".join(f'<circle cx="{60 + 38 * np.cos(a):.1f}" cy="{70 - 38 * np.sin(a):.1f}" r="11" fill="{p.green}"/>'
+                       f'<circle cx="{60 + 38 * np.cos(a):.1f}" cy="{70 - 38 * np.sin(a):.1f}" r="4" fill="{p.blue}"/>'
+                       for a in np.linspace(0.15, np.pi - 0.15, 7))
+        return (eyes + f'<ellipse cx="60" cy="100" rx="16" ry="26" fill="{p.blue}"/>'
+                f'<circle cx="60" cy="70" r="9" fill="{p.blue}"/><path d="M60,62 L56,54 M60,62 L64,54" '
+                f'stroke="{p.green}" stroke-width="2"/><path d="M52,124 L48,140 M68,124 L72,140" '
+                f'stroke="{p.red}" stroke-width="3"/>')
+    if p.variant == 2:
+        return (f'<rect x="54" y="30" width="12" height="124" rx="5" fill="{p.green}"/>'
+                f'<rect x="51" y="76" width="18" height="4" fill="{p.green}"/>'
+                f'<ellipse cx="74" cy="62" rx="20" ry="13" fill="{p.red}" transform="rotate(-20 74 62)"/>'
+                f'<circle cx="90" cy="48" r="8" fill="{p.red}"/><path d="M96,46 L106,49 L96,52 Z" fill="#d09000"/>'
+                f'<path d="M58,70 L36,84 L44,70 Z" fill="{p.blue}"/>')
     return (f'<path d="M60,40 C88,40 98,70 84,96 C74,114 50,116 40,100 C30,86 36,56 60,40 Z" fill="{p.green}"/>'
             f'<path d="M48,104 L26,150 L44,138 L52,152 L58,110 Z" fill="{p.blue}"/>'
             f'<circle cx="66" cy="34" r="14" fill="{p.red}"/><circle cx="70" cy="31" r="3" fill="#ffffff"/>'
@@ -217,7 +232,7 @@ class FontStyle:
 
     def source(self) -> FaceSource:
         return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render, version=4)
+                          render=self.render, version=5)
 
 
 FONTS = Path("/usr/share/fonts")
