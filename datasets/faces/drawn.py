@@ -14,6 +14,7 @@ import numpy as np
 
 from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
 
+ART_VERSION = 5  # raised whenever these drawings change: faces cached before are rendered anew
 NUMERALS = "一二三四伍六七八九"  # 5 in its formal form 伍, as on most sets; `Palette.five` may say 五
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 BONUS_CHARS = "梅蘭菊竹春夏秋冬"
@@ -116,9 +117,9 @@ def _bird(p: Palette) -> str:
     """The one of bamboo, drawn three ways as sets do: a stylised bird (0), a peacock with its tail
     spread (1), a small bird perched on a bamboo stick (2)."""
     if p.variant == 1:
-        eyes = "".join(f'<circle cx="{60 + 38 * np.cos(a):.1f}" cy="{70 - 38 * np.sin(a):.1f}" r="11" fill="{p.green}"/>'
-                       f'<circle cx="{60 + 38 * np.cos(a):.1f}" cy="{70 - 38 * np.sin(a):.1f}" r="4" fill="{p.blue}"/>'
-                       for a in np.linspace(0.15, np.pi - 0.15, 7))
+        tail = [(60 + 38 * np.cos(a), 70 - 38 * np.sin(a)) for a in np.linspace(0.15, np.pi - 0.15, 7)]
+        eyes = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{p.green}"/>'
+                       f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4" fill="{p.blue}"/>' for x, y in tail)
         return (eyes + f'<ellipse cx="60" cy="100" rx="16" ry="26" fill="{p.blue}"/>'
                 f'<circle cx="60" cy="70" r="9" fill="{p.blue}"/><path d="M60,62 L56,54 M60,62 L64,54" '
                 f'stroke="{p.green}" stroke-width="2"/><path d="M52,124 L48,140 M68,124 L72,140" '
@@ -232,7 +233,7 @@ class FontStyle:
 
     def source(self) -> FaceSource:
         return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render, version=5)
+                          render=self.render, version=ART_VERSION)
 
 
 FONTS = Path("/usr/share/fonts")

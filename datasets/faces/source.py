@@ -1,7 +1,7 @@
 """A tile-art source: where its faces come from, whether it is installed, and its on-disk face cache.
 
 Faces are read from Debian packages (never committed) and normalised once into PNGs under
-``~/.cache/mcr-lens/faces/<source>/<code>.png`` (``$MCR_LENS_CACHE`` overrides the root), so scene
+``~/.cache/mcr-lens/faces/<source>.v<version>/<code>.png`` (``$MCR_LENS_CACHE`` overrides the root), so scene
 generation only reads small images.
 """
 
@@ -47,7 +47,7 @@ class FaceSource:
 
     @property
     def cache(self) -> Path:
-        return cache_root() / (self.name if self.version == 1 else f"{self.name}.v{self.version}")
+        return cache_root() / f"{self.name}.v{self.version}"
 
     @property
     def installed(self) -> bool:

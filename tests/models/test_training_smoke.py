@@ -69,19 +69,29 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
     assert (tmp_path / "compact.pt").stat().st_size < 8_000_000
 
 
+def tiny_reader_recipe(tmp_path: Path, scenes: int, **changes: object) -> dict:
+    """The shipped reader recipe made tiny, on ``scenes`` drawn scenes, starting afresh (the shipped
+    recipe may continue the shipped reader)."""
+    from models import faces
+
+    folder = tmp_path / "scenes"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for seed in range(scenes):
+        draw_scene(seed, folder / "images", folder / "labels")
+    recipe = {**json.loads(faces.RECIPE.read_text()), "name": "smoke", "epochs": 1, "batch": 8,
+              "channels": [4, 8], "data": {"train": [str(folder)], "val": [str(folder)]}, **changes}
+    recipe.pop("init", None)
+    return recipe
+
+
 def test_face_reader_trains_exports_and_reads_beside_the_detector(tmp_path: Path) -> None:
     """One tiny epoch of the face reader on the drawn scenes, exported, loaded, and used by the Detector."""
     from models import faces
     from vision.faces import FaceReader
 
-    folder = tmp_path / "scenes"
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
-    for seed in range(3):
-        draw_scene(seed, folder / "images", folder / "labels")
-    recipe = {**json.loads(faces.RECIPE.read_text()), "name": "smoke", "epochs": 1, "batch": 8,
-              "channels": [4, 8], "data": {"train": [str(folder)], "val": [str(folder)]}}
-    recipe.pop("init", None)  # the shipped recipe may continue the shipped reader: this one starts afresh
+    recipe = tiny_reader_recipe(tmp_path, 3)
+    folder = Path(recipe["data"]["train"][0])
     checkpoint = faces.train(recipe, tmp_path / "faces", fresh=True)
     model = tmp_path / "faces.onnx"
     faces.export(checkpoint, recipe, model, tmp_path / "faces.pt", note="smoke")
@@ -100,13 +110,7 @@ def test_face_reader_stage_starts_from_the_reader_it_names(tmp_path: Path) -> No
 
     from models import faces
 
-    folder = tmp_path / "scenes"
-    (folder / "images").mkdir(parents=True)
-    (folder / "labels").mkdir()
-    draw_scene(0, folder / "images", folder / "labels")
-    recipe = {**json.loads(faces.RECIPE.read_text()), "name": "first", "epochs": 1, "batch": 4,
-              "channels": [4, 8], "data": {"train": [str(folder)], "val": [str(folder)]}}
-    recipe.pop("init", None)
+    recipe = tiny_reader_recipe(tmp_path, 1, name="first", batch=4)
     first = faces.train(recipe, tmp_path / "faces", fresh=True)
     faces.export(first, recipe, tmp_path / "first.onnx", tmp_path / "first.pt", note="smoke")
     stage = {**recipe, "name": "stage", "lr": 0.0, "init": str(tmp_path / "first.pt")}
