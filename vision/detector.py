@@ -167,6 +167,21 @@ def fuse(detector_scores: np.ndarray, face_probs: np.ndarray) -> np.ndarray:
     return (joint * tile_there(detector_scores, axis=1)[:, None]).astype(np.float32)
 
 
+@dataclass(frozen=True)
+class Located:
+    """The detector's candidate tiles in one image, before their faces are read: boxes (n×4, the image's
+    pixels) and the detector's score of every face in the tile vocabulary's order (n×len(TILES)). Its
+    class-aware NMS keeps a box per face it hesitates between, so one tile may have several boxes here."""
+
+    xyxy: np.ndarray
+    scores: np.ndarray
+
+    def tiles(self, iou: float) -> np.ndarray:
+        """One box per tile (xyxy): the candidates kept by NMS whatever their face, surest (`tile_there`)
+        first; what a reading would keep, to decide where to look again without reading faces."""
+        return self.xyxy[nms(self.xyxy, tile_there(self.scores, axis=1), iou)]
+
+
 class Detector:
     """Finds and reads every tile in a photo with our ONNX model, each face read again by the face
     reader (`vision.faces`) when there is one; load once, call per image.
@@ -198,6 +213,11 @@ class Detector:
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
+        return self.read(image, self.locate(image))
+
+    def locate(self, image: np.ndarray) -> Located:
+        """Where the detector sees tiles in a BGR image, before the face reader reads them: enough to
+        decide whether the photo must be read again zoomed (`vision.zoom`), at the cost of the detector only."""
         if image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"expected a colour image (h, w, 3), got shape {image.shape}")
         height, width = image.shape[:2]
@@ -205,8 +225,12 @@ class Detector:
         square = box.apply(image, self.size)
         output = self._model.run(to_blob(square[None]))[0]
         xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det)
-        xyxy = box.to_original(xyxy, height, width)
-        scores = in_tile_order(class_scores, self._model.tile_index)
+        return Located(box.to_original(xyxy, height, width), in_tile_order(class_scores, self._model.tile_index))
+
+    def read(self, image: np.ndarray, located: Located) -> TileDetections:
+        """The faces of the tiles `locate` found in ``image``: each read again by the face reader and fused
+        with the detector's scores (`fuse`), boxes of one tile read alike merged, tiles held to ``conf``."""
+        xyxy, scores = located.xyxy, located.scores
         if self.faces is None:  # the best face is the confidence: held to `conf` like the tile
             kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
         else:

@@ -114,8 +114,8 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
     x0, y0, x1, y1 = 0, 0, width, height
     part = image
     if zoom and len(first):
-        tile = tile_size(first)
-        x0, y0, x1, y1 = tiles_region(first, round(CONTEXT * tile), width, height)
+        tile = tile_size(first.xyxy)
+        x0, y0, x1, y1 = tiles_region(first.xyxy, round(CONTEXT * tile), width, height)
         part = image[y0:y1, x0:x1]
         if tile > TILE_PIXELS:
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)

@@ -66,40 +66,50 @@ def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int
     return TileDetections.concat(parts)
 
 
-def tile_size(found: TileDetections) -> float:
-    """The typical tile's short side (pixels) among boxes found."""
-    return float(np.median(np.minimum(found.xyxy[:, 2] - found.xyxy[:, 0], found.xyxy[:, 3] - found.xyxy[:, 1])))
+def tile_size(xyxy: np.ndarray) -> float:
+    """The typical tile's short side (pixels) among boxes found (n×4 xyxy)."""
+    return float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
 
 
-def tiles_region(found: TileDetections, margin: int, width: int, height: int) -> tuple[int, int, int, int]:
-    """The box (x0, y0, x1, y1) holding every tile found, ``margin`` pixels around, within the photo."""
-    x0, y0 = np.maximum(found.xyxy[:, :2].min(axis=0) - margin, 0).astype(int).tolist()
-    x1, y1 = np.minimum(found.xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int).tolist()
+def tiles_region(xyxy: np.ndarray, margin: int, width: int, height: int) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) holding every tile found (n×4 xyxy), ``margin`` pixels around, within the photo."""
+    x0, y0 = np.maximum(xyxy[:, :2].min(axis=0) - margin, 0).astype(int).tolist()
+    x1, y1 = np.minimum(xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int).tolist()
     return x0, y0, x1, y1
 
 
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
     """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, after
     a look in quarters of a large photo where the first pass found (almost) nothing (the quarters too
-    may show the tiles small). Tiles found twice (in overlapping windows) come back twice;
-    `vision.overlaps` keeps one."""
-    found = detector(image)
+    may show the tiles small). The first pass only locates the tiles (`Detector.locate`): its faces are
+    read only when no zoomed pass follows, which spares the face reader a pass over every photo of small
+    tiles. Tiles found twice (in overlapping windows) come back twice; `vision.overlaps` keeps one."""
     height, width = image.shape[:2]
     seen = max(height, width)  # photo pixels the model's input spanned
-    if len(found) < FEW and seen >= BLIND * detector.size:
+    located = detector.locate(image)
+    tiles = located.tiles(detector.iou)
+    if len(tiles) < FEW and seen >= BLIND * detector.size:
         seen = round(seen * 0.55)  # 2x2 windows (fewer for a long, thin photo)
-        found = _read_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
-    if len(found) == 0:
-        return found
-    tile = tile_size(found)
-    if tile * detector.size / seen >= MIN_SIDE:
-        return found
+        quarters = _read_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
+        zoomed = _zoomed(image, detector, quarters.xyxy, seen)
+        return quarters if zoomed is None else zoomed
+    zoomed = _zoomed(image, detector, tiles, seen)
+    return detector.read(image, located) if zoomed is None else zoomed
+
+
+def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int) -> TileDetections | None:
+    """The tiles read again in windows over their region, when the tiles found (``tiles``, xyxy, in a pass
+    whose input spanned ``seen`` photo pixels) were read small; None when they were not."""
+    if len(tiles) == 0:
+        return None
+    tile = tile_size(tiles)
     side = round(detector.size * tile / MIN_SIDE)  # a window this large shows tiles at MIN_SIDE
-    if seen / side < MIN_GAIN:
-        return found
+    if tile * detector.size / seen >= MIN_SIDE or seen / side < MIN_GAIN:
+        return None
+    height, width = image.shape[:2]
     margin = round(MARGIN * tile * 1.4)  # tiles are deeper than wide
-    x0, y0, x1, y1 = tiles_region(found, margin, width, height)
-    centres = (found.xyxy[:, :2] + found.xyxy[:, 2:]) / 2
+    x0, y0, x1, y1 = tiles_region(tiles, margin, width, height)
+    centres = (tiles[:, :2] + tiles[:, 2:]) / 2
     windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows

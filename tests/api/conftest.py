@@ -19,6 +19,7 @@ from api.app import create_app
 from api.deps import get_detector
 from api.settings import MB, Settings
 from scoring.tiles import CLASS_NAMES, tile
+from tests.vision.standin import StandIn
 from vision.detections import TileDetections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +30,7 @@ HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a p
 UPRIGHT = 50  # brightness the right edge of an upright `encode` photo has over its left edge
 
 
-class FakeDetector:
+class FakeDetector(StandIn):
     """Stands in for the ONNX detector: the same faces, in a row across the photo, for any photo the right
     way up (brighter to the right, as `encode` paints it; turned, as `scan` reads an unsure photo again,
     it sees nothing). ``1p/4p`` reads a 1p whose runner-up face is a 4p (scored 0.6)."""

@@ -10,13 +10,15 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from scoring.request import answer_request
 from scoring import Hand, Situation, format_hand
+from scoring.request import answer_request
 from scoring.tiles import tile
+from tests.vision.standin import StandIn
 from tests.vision.test_layout import HAND as LONG_HAND
 from tests.vision.test_layout import NOTATION as LONG_NOTATION
 from tests.vision.test_layout import lay, shoot
 from vision.detections import TileDetections
+from vision.detector import Located
 from vision.scan import ScanOverrides, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +52,7 @@ def test_overrides_and_an_impossible_photo() -> None:
     assert clash.score is None and any("situation" in d.message for d in clash.doubts)
 
 
-class SmallTiles:
+class SmallTiles(StandIn):
     """A stand-in detector for a large photo holding a small hand: it reports the true boxes in the
     frame of whatever part of the photo it is given, and records the sizes it was given."""
 
@@ -59,6 +61,11 @@ class SmallTiles:
     def __init__(self, photo: np.ndarray, truth: TileDetections) -> None:
         self.photo, self.truth = photo, truth
         self.inputs: list[tuple[int, ...]] = []
+        self.faces_read = 0  # readings of a located pass (`read`); a window is read in one call
+
+    def read(self, image: np.ndarray, located: Located) -> TileDetections:
+        self.faces_read += 1
+        return super().read(image, located)
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.inputs.append(image.shape[:2])
@@ -81,11 +88,12 @@ def test_small_tiles_are_read_again_zoomed_on_their_region() -> None:
     result = scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.inputs[0] == (3000, 4000) and len(detector.inputs) == 2
     assert max(detector.inputs[1]) < 1000  # the hand's region, read at over 4 times the zoom
+    assert detector.faces_read == 0  # the first pass only located the tiles: their faces were read zoomed
     assert _same_boxes(result.detections, truth)
     assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
     big = SmallTiles(photo, shoot(lay(HAND), 10, scale=200))
     scan(photo, big, Situation())  # type: ignore[arg-type]
-    assert len(big.inputs) == 1  # tiles read large enough the first time
+    assert len(big.inputs) == 1 and big.faces_read == 1  # tiles read large enough the first time
 
 
 def test_a_long_strip_is_read_in_overlapping_windows() -> None:
@@ -169,7 +177,7 @@ def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
     assert result.detections.to_json()[5]["runner_up"] == {"code": "6m", "confidence": 0.5}
 
 
-class FixedTiles:
+class FixedTiles(StandIn):
     """Stands in for `vision.detector.Detector` in the CLI: the same tiles for any photo, read at a
     size at which they never need a zoomed pass."""
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from scoring import Situation, format_hand
 from scoring.tiles import TILES, tile
+from tests.vision.standin import StandIn
 from tests.vision.test_layout import lay, shoot
 from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
@@ -60,7 +61,7 @@ def _painted_tiles(image: np.ndarray) -> list[tuple[tuple[int, int, int, int], i
     return found
 
 
-class ReadsUprightOnly:
+class ReadsUprightOnly(StandIn):
     """A stand-in detector for tiles painted on a photo (channel 0: face index + 1; channel 1: 255 on
     each tile's top half): it reads a tile surely when the tile stands upright in the image it is given,
     misreads it unsurely as upside down, and does not see it on its side. Its input size is the photo's,
@@ -103,7 +104,7 @@ def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
     assert sure.calls == 1 and upright.hand == result.hand  # a sure first reading is the only one
 
 
-class UnsureThenLost:
+class UnsureThenLost(StandIn):
     """A stand-in detector for painted tiles that reads the photo as given rightly, one tile unsurely
     (0.4), and every tile of a turned photo surely as a red dragon: the vote makes no hand."""
 
