@@ -13,7 +13,9 @@ left, chows in rank order, a complete winning hand.
 Rules where the photo cannot say, each reported as an ``assumed`` doubt: the winning tile is the
 rightmost standing tile (set apart or not); an upside-down photo is told from the cues above, and with
 none of them the photo's own left-to-right reading is kept; a concealed kong shown all face down gets
-the first face seen nowhere else. Flowers count only in the hand's own rows. Overrides (`Overrides`)
+the first face seen nowhere else; a flower read twice (a set has one of each) whose less sure copy has
+no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
+which flower, scores). Flowers count only in the hand's own rows. Overrides (`Overrides`)
 replace the winning tile, the melds or the flower count.
 
 When the tiles as read make no winning hand but have a hand's tile count, the detector's runner-up faces
@@ -465,6 +467,33 @@ class _Mended:
     found: _Best
     swapped: tuple[int, ...] = ()
     stray: int | None = None
+    guessed: tuple[int, ...] = ()  # of ``swapped``: flowers read twice, the copy taken as an unseen flower
+
+
+def _unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[TileDetections, set[int]]:
+    """The detections with a runner-up for each less sure copy of a flower read twice (or more) whose
+    own runner-up is no flower the reading lacks: the first flower of its kind (flowers 1f-4f or
+    seasons 5f-8f) no tile of ``flowers`` was read as, scored 0. Each flower is in a set once, so one
+    copy is surely another flower, and which unseen one it is changes no score (each counts one point);
+    the rows given such a runner-up are returned too."""
+    faces = [detections.tiles[i] for i in flowers]
+    guessed: set[int] = set()
+    runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
+    for face in {f for f in faces if faces.count(f) > 1}:
+        copies = sorted((i for i in flowers if detections.tiles[i] == face), key=lambda i: -float(detections.confidence[i]))
+        for i in copies[1:]:
+            second = TILES[runner_up[i]] if runner_up[i] >= 0 else None
+            if second is not None and second.is_bonus and second not in faces:
+                continue  # its runner-up is a flower the reading lacks: tried as it is
+            unseen = [t for t in TILES if t.kind == face.kind and t not in faces
+                      and t.index not in runner_up[list(guessed)].tolist()]
+            if unseen:
+                runner_up[i], runner_up_confidence[i] = unseen[0].index, 0.0
+                guessed.add(i)
+    if not guessed:
+        return detections, guessed
+    return TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
+                          runner_up_confidence), guessed
 
 
 def _best_reading(detections: TileDetections) -> _Mended:
@@ -483,6 +512,7 @@ def _best_reading(detections: TileDetections) -> _Mended:
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
     options: list[tuple[float, _Mended]] = []
     doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
+    detections, guessed = _unseen_flowers(detections, c.flowers)
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
     doubtful += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in doubtful
                  and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
@@ -502,7 +532,8 @@ def _best_reading(detections: TileDetections) -> _Mended:
         corrected = _complete_reading(other)
         if corrected is not None:
             given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
-            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, _Mended(other, corrected, swap)))
+            options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
+                            _Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed))))
     if not options:
         return _Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]
@@ -538,9 +569,14 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                             f"with confidence {detections.confidence[mended.stray]:.2f} as a box where there is no "
                             "tile (the others make a winning hand)", (stray.code,)))
     for i in swapped:
-        doubts.append(Doubt("assumed", (i,), f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f}), "
-                            f"the tiles make no winning hand: took the runner-up {reader.faces[i].code} "
-                            f"({reader.det.confidence[i]:.2f})", (detections.tiles[i].code,)))
+        read_as = f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f})"
+        if i in mended.guessed:
+            doubts.append(Doubt("assumed", (i,), f"{read_as} as a surer tile was, and a set has one of each "
+                                f"flower: took {reader.faces[i].code}, a flower no tile was read as (which one changes no "
+                                "score: check the flowers)", (detections.tiles[i].code,)))
+        else:
+            doubts.append(Doubt("assumed", (i,), f"{read_as}, the tiles make no winning hand: took the runner-up "
+                                f"{reader.faces[i].code} ({reader.det.confidence[i]:.2f})", (detections.tiles[i].code,)))
     if hand is None:
         doubts.append(_impossible(reader, c, found.problem or "not a hand"))
     else:

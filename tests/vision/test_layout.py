@@ -174,6 +174,22 @@ def test_a_flower_read_as_another_flower_of_the_hand_is_read_as_its_runner_up() 
     assert reading.hand == parse_hand("12f123456789m55p56s7s")
 
 
+@pytest.mark.parametrize(("layout", "read_as", "notation"), [
+    ("1f 7f 6f", "6f", "567f"),  # seasons: the first season no tile was read as
+    ("3f 1f 4f", "4f", "124f"),  # flowers: the 1f was read, so the 2f is taken (the true 3f stays unknown)
+])
+def test_a_flower_read_twice_without_a_flower_runner_up_is_taken_as_an_unseen_one(
+        layout: str, read_as: str, notation: str) -> None:
+    truth = shoot(lay(f"{layout} 1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    misread_ = misread(truth, 0, read_as, 0.3, 0.0)  # no runner-up named: which flower it is, nobody knows
+    lost = TileDetections(misread_.xyxy, misread_.confidence, misread_.class_id)
+    reading = read_hand(lost)
+    assert reading.hand == parse_hand(f"{notation}123456789m55p56s7s")  # three flowers: scored alike
+    (doubt,) = [d for d in reading.doubts if d.kind == "assumed" and d.tiles == (0,)]
+    assert f"read as {read_as} (0.30)" in doubt.message and "one of each" in doubt.message
+    assert reading.detections.confidence[0] == 0.0  # a guess, not a reading
+
+
 def test_a_sure_tile_is_not_swapped_to_make_a_win() -> None:
     truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
     reading = read_hand(misread(truth, 12, "8s", 0.95, 0.20))  # a far second: the photo shows no win
