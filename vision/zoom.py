@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from vision.detections import TileDetections
-from vision.detector import Detector
+from vision.detector import Detector, Located
 
 MIN_SIDE = 28.0  # model-input pixels: tiles whose short side is smaller are read again, zoomed
 MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of overlap between windows
@@ -38,32 +38,32 @@ def _windows(region: tuple[int, int, int, int], side: int, overlap: int) -> list
     return [(xa, ya, xb, yb) for xa, xb in boxes[0] for ya, yb in boxes[1]]
 
 
-def _inside(detections: TileDetections, window: tuple[int, int, int, int], height: int, width: int) -> np.ndarray:
+def _inside(xyxy: np.ndarray, window: tuple[int, int, int, int], height: int, width: int) -> np.ndarray:
     """Which boxes (full-photo pixels) are not cut by an inner edge of the window."""
     x0, y0, x1, y1 = window
-    b = detections.xyxy
-    keep = np.ones(len(detections), bool)
+    keep = np.ones(len(xyxy), bool)
     if x0 > 0:
-        keep &= b[:, 0] > x0 + EDGE
+        keep &= xyxy[:, 0] > x0 + EDGE
     if y0 > 0:
-        keep &= b[:, 1] > y0 + EDGE
+        keep &= xyxy[:, 1] > y0 + EDGE
     if x1 < width:
-        keep &= b[:, 2] < x1 - EDGE
+        keep &= xyxy[:, 2] < x1 - EDGE
     if y1 < height:
-        keep &= b[:, 3] < y1 - EDGE
+        keep &= xyxy[:, 3] < y1 - EDGE
     return keep
 
 
 def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int, int, int, int]]) -> TileDetections:
-    """Detections in each window, in full-photo pixels, without the boxes a window's edge cuts."""
+    """The tiles located in each window, in full-photo pixels, without the boxes a window's edge cuts,
+    then read once from the photo itself: a tile in the overlap of two windows is read alike in both,
+    and its two boxes are one tile to the reading's NMS."""
     height, width = image.shape[:2]
     parts = []
     for window in windows:
         x0, y0, x1, y1 = window
-        seen = detector(image[y0:y1, x0:x1])
-        shifted = seen.with_boxes(seen.xyxy + np.array([x0, y0, x0, y0], np.float32))
-        parts.append(shifted[_inside(shifted, window, height, width)])
-    return TileDetections.concat(parts)
+        seen = detector.locate(image[y0:y1, x0:x1]).shifted(x0, y0)
+        parts.append(seen[_inside(seen.xyxy, window, height, width)])
+    return detector.read(image, Located.concat(parts))
 
 
 def tile_size(xyxy: np.ndarray) -> float:

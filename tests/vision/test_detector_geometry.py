@@ -4,7 +4,18 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detector, Letterbox, Located, class_aware_nms, decode, fuse, load_image, nms, top_two
+from vision.detector import (
+    Detector,
+    Letterbox,
+    Located,
+    class_aware_nms,
+    crop_owners,
+    decode,
+    fuse,
+    load_image,
+    nms,
+    top_two,
+)
 
 
 @pytest.mark.parametrize(("height", "width"), [(480, 640), (1000, 300), (333, 777), (64, 64)])
@@ -53,6 +64,12 @@ def test_located_tiles_keep_one_box_per_tile_whatever_its_faces() -> None:
     scores[1, [5, 6]] = 0.5
     scores[2, 7] = 0.3
     assert Located(xyxy, scores).tiles(0.5).tolist() == [xyxy[1].tolist(), xyxy[2].tolist()]
+
+
+def test_near_identical_boxes_are_read_once_by_the_surest() -> None:
+    xyxy = np.array([[0, 0, 100, 100], [1, 1, 101, 101], [20, 0, 120, 100], [300, 0, 400, 100]], np.float32)
+    owners = crop_owners(xyxy, np.array([0.5, 0.9, 0.95, 0.4]))
+    assert owners.tolist() == [1, 1, 2, 3]  # IoU 0.96 shares a crop; 0.67 (a neighbour's overlap) does not
 
 
 def test_decode_takes_best_class_and_threshold() -> None:

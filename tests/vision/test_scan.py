@@ -61,7 +61,7 @@ class SmallTiles(StandIn):
     def __init__(self, photo: np.ndarray, truth: TileDetections) -> None:
         self.photo, self.truth = photo, truth
         self.inputs: list[tuple[int, ...]] = []
-        self.faces_read = 0  # readings of a located pass (`read`); a window is read in one call
+        self.faces_read = 0  # readings of located tiles (`read`): the zoomed windows' tiles are read at once
 
     def read(self, image: np.ndarray, located: Located) -> TileDetections:
         self.faces_read += 1
@@ -88,7 +88,7 @@ def test_small_tiles_are_read_again_zoomed_on_their_region() -> None:
     result = scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.inputs[0] == (3000, 4000) and len(detector.inputs) == 2
     assert max(detector.inputs[1]) < 1000  # the hand's region, read at over 4 times the zoom
-    assert detector.faces_read == 0  # the first pass only located the tiles: their faces were read zoomed
+    assert detector.faces_read == 1  # the first pass only located the tiles: their faces were read zoomed
     assert _same_boxes(result.detections, truth)
     assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
     big = SmallTiles(photo, shoot(lay(HAND), 10, scale=200))
