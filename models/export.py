@@ -14,14 +14,14 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from models.train import RECIPE, ROOT, offline_ultralytics
+from models.train import ROOT, SHIPPED, offline_ultralytics
 from scoring.tiles import CLASS_NAMES
 
 MODELS = ROOT / "models"
 
 
 def export(
-    weights: Path, onnx_out: Path, compact_out: Path | None, note: str, recipe_file: Path = RECIPE, imgsz: int | None = None
+    weights: Path, onnx_out: Path, compact_out: Path | None, note: str, recipe_file: Path = SHIPPED, imgsz: int | None = None
 ) -> None:
     """Write the ONNX model with our metadata and, if asked, the compact fp16 checkpoint.
 
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-tiles.onnx")
     parser.add_argument("--compact", type=Path, default=MODELS / "mcr-tiles.pt")
     parser.add_argument("--no-compact", action="store_true", help="write the ONNX model only")
-    parser.add_argument("--recipe", type=Path, default=RECIPE, help="the recipe the weights were trained with")
+    parser.add_argument("--recipe", type=Path, default=SHIPPED, help="the recipe the weights were trained with")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
     args = parser.parse_args(argv)
     offline_ultralytics(ROOT / "data" / "yolo_config")

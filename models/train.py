@@ -1,8 +1,11 @@
-"""Train the tile detector from the recorded recipe (``models/recipe.json``); resumable; then export.
+"""Train the tile detector from a recorded recipe; resumable; then export.
 
 Run in an environment with the ``train`` extra (torch, ultralytics), from the repository root:
-``python -m models.train`` (what ``mcr train`` runs). Fully offline apart from one ``pip download`` of the
-riichi model we start from. An interrupted run resumes from ``runs/<name>/weights/last.pt``.
+``python -m models.train`` (what ``mcr train`` runs). The default recipe, `SHIPPED`, is the shipped
+detector's last stage, which continues the committed weights of the stage before it (its
+``init.weights``); ``models/recipe.json``, the first stage, starts from the riichi model. Fully offline
+apart from one ``pip download`` of that riichi model. An interrupted run resumes from
+``runs/<name>/weights/last.pt``.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from datasets.formats.yolo import names_yaml
 from scoring.tiles import CLASS_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-RECIPE = ROOT / "models" / "recipe.json"
+RECIPE = ROOT / "models" / "recipe.json"  # the first stage: from the riichi model, real photos only
+SHIPPED = ROOT / "models" / "recipe-mix4.json"  # the shipped detector's last stage (model card, "Session 8")
 REAL_PHOTOS = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 
 
@@ -52,6 +56,18 @@ def initial_weights(recipe: dict[str, Any], work: Path) -> Path:
     model.names = dict(enumerate(CLASS_NAMES))
     torch.save({"model": model.half(), "train_args": {}, "epoch": -1}, target)
     return target
+
+
+def stage_weights(recipe: dict[str, Any]) -> Path | None:
+    """The checkpoint a continuing stage starts from (the recipe's ``init.weights``, a path in the
+    repository); None for a stage that starts from the riichi model."""
+    weights = recipe["init"].get("weights")
+    if weights is None:
+        return None
+    path = ROOT / weights
+    if not path.is_file():
+        raise SystemExit(f"{path}: the weights recipe {recipe['name']} continues are missing ({recipe['init']['from']})")
+    return path
 
 
 def data_yaml_for(recipe: dict[str, Any], work: Path) -> Path:
@@ -117,11 +133,13 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, ini
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.train", description=__doc__)
-    parser.add_argument("--recipe", type=Path, default=RECIPE, help="recipe file (default models/recipe.json)")
+    parser.add_argument("--recipe", type=Path, default=SHIPPED,
+                        help=f"recipe file (default {SHIPPED.relative_to(ROOT)}, the shipped detector's last stage)")
     parser.add_argument("--work", type=Path, default=ROOT / "data", help="folder for datasets and runs (not in git)")
     parser.add_argument("--real", type=Path, default=REAL_PHOTOS, help="the chinese-mahjong-v4 folder")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
-    parser.add_argument("--init", type=Path, help="start from this checkpoint (e.g. models/mcr-tiles.pt), not the riichi model")
+    parser.add_argument("--init", type=Path,
+                        help="start from this checkpoint (e.g. models/mcr-tiles.pt), not the recipe's own start")
     parser.add_argument("--prepare-only", action="store_true", help="build the dataset folder and stop")
     args = parser.parse_args(argv)
     recipe = json.loads(args.recipe.read_text())
@@ -135,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.prepare_only:
         return 0
     data_yaml = data_yaml_for(recipe, args.work)
-    init = args.init or initial_weights(recipe, args.work)
+    init = args.init or stage_weights(recipe) or initial_weights(recipe, args.work)
     run_dir = train(recipe, data_yaml, args.work, resume=not args.fresh, init=init)
     print(f"trained: {run_dir}")
     return 0

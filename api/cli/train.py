@@ -1,5 +1,7 @@
-"""`mcr train`: reproduce the shipped detector from the recorded recipe (``models/recipe.json``), or with
-``--faces`` the face reader (``models/recipe-faces.json``, ``python -m models.faces``).
+"""`mcr train`: reproduce the shipped detector from its recorded recipe (the last stage's,
+``models/recipe-mix4.json``, which continues the committed weights of the stage before it; ``--recipe``
+for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
+the face reader (``models/recipe-faces.json``, ``python -m models.faces``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -25,18 +27,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         help="interpreter with the train extra (default: this one)")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming")
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
+    parser.add_argument("--recipe", type=Path,
+                        help="recipe file (default: the shipped model's, models/recipe-mix4.json or, with --faces, "
+                             "models/recipe-faces.json)")
     parser.add_argument("--faces", action="store_true",
                         help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.recipe is not None and not args.recipe.is_file():
+        raise CliError(f"{args.recipe}: no such recipe file")
     probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
     if probe.returncode != 0:
         raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
     if args.faces and args.prepare_only:
         raise CliError("--faces trains from data/real: build it first with --prepare-only alone")
     command = [args.python, "-m", "models.faces" if args.faces else "models.train"]
+    command += ["--recipe", str(args.recipe.resolve())] if args.recipe is not None else []
     command += ["--fresh"] if args.fresh else []
     command += ["--prepare-only"] if args.prepare_only else []
     return subprocess.run(command, cwd=ROOT).returncode

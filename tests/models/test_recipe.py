@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from models.real_data import is_held_out, source_name
-from models.train import RECIPE, data_yaml_for
+from models.train import RECIPE, SHIPPED, data_yaml_for, stage_weights
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
@@ -60,3 +60,19 @@ def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path
     plan["data"] = {"train": [str(tmp_path / "synth-x")], "val": [str(tmp_path)], "note": "mcr synth --out synth-x"}
     with pytest.raises(SystemExit, match=r"synth-x: build them first \(mcr synth --out synth-x\)"):
         faces.train(plan, tmp_path / "work", fresh=True)
+
+
+def test_the_shipped_stage_continues_committed_weights_and_never_flips() -> None:
+    shipped = json.loads(SHIPPED.read_text())
+    assert shipped["augmentation"]["fliplr"] == 0.0 and shipped["augmentation"]["flipud"] == 0.0
+    assert stage_weights(shipped) == ROOT / "models" / "mcr-tiles-mix2.pt"  # in git: a clean checkout has it
+    assert stage_weights(recipe()) is None  # the first stage starts from the riichi model
+    with pytest.raises(SystemExit, match="missing.pt: the weights recipe x continues are missing"):
+        stage_weights({"name": "x", "init": {"from": "somewhere", "weights": "models/missing.pt"}})
+
+
+def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main
+
+    assert main(["train", "--recipe", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json: no such recipe file" in capsys.readouterr().err
