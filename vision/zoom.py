@@ -83,7 +83,8 @@ def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
     a look in quarters of a large photo where the first pass found (almost) nothing (the quarters too
     may show the tiles small). The first pass only locates the tiles (`Detector.locate`): its faces are
     read only when no zoomed pass follows, which spares the face reader a pass over every photo of small
-    tiles. Tiles found twice (in overlapping windows) come back twice; `vision.overlaps` keeps one."""
+    tiles. A tile found in two overlapping windows is one to the reading's NMS when both boxes read alike;
+    read as two faces it comes back twice, and `vision.overlaps` keeps one."""
     height, width = image.shape[:2]
     seen = max(height, width)  # photo pixels the model's input spanned
     located = detector.locate(image)
