@@ -22,7 +22,7 @@ from scoring.tiles import CLASS_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe.json"  # the first stage: from the riichi model, real photos only
-SHIPPED = ROOT / "models" / "recipe-mix4.json"  # the shipped detector's last stage (model card, "Session 8")
+SHIPPED = ROOT / "models" / "recipe-mix5.json"  # the shipped detector's last stage (model card, "Session 8")
 REAL_PHOTOS = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 
 
