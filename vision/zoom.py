@@ -53,17 +53,16 @@ def _inside(xyxy: np.ndarray, window: tuple[int, int, int, int], height: int, wi
     return keep
 
 
-def _read_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int, int, int, int]]) -> TileDetections:
-    """The tiles located in each window, in full-photo pixels, without the boxes a window's edge cuts,
-    then read once from the photo itself: a tile in the overlap of two windows is read alike in both,
-    and its two boxes are one tile to the reading's NMS."""
+def _locate_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int, int, int, int]]) -> Located:
+    """The tiles located in each window, in full-photo pixels, without the boxes a window's edge cuts (the
+    overlap guarantees another window holds them whole)."""
     height, width = image.shape[:2]
     parts = []
     for window in windows:
         x0, y0, x1, y1 = window
         seen = detector.locate(image[y0:y1, x0:x1]).shifted(x0, y0)
         parts.append(seen[_inside(seen.xyxy, window, height, width)])
-    return detector.read(image, Located.concat(parts))
+    return Located.concat(parts)
 
 
 def tile_size(xyxy: np.ndarray) -> float:
@@ -81,20 +80,17 @@ def tiles_region(xyxy: np.ndarray, margin: int, width: int, height: int) -> tupl
 def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
     """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, after
     a look in quarters of a large photo where the first pass found (almost) nothing (the quarters too
-    may show the tiles small). The first pass only locates the tiles (`Detector.locate`): its faces are
-    read only when no zoomed pass follows, which spares the face reader a pass over every photo of small
-    tiles. A tile found in two overlapping windows is one to the reading's NMS when both boxes read alike;
-    read as two faces it comes back twice, and `vision.overlaps` keeps one."""
+    may show the tiles small). The passes only locate the tiles (`Detector.locate`); the faces are read
+    once, from the photo itself, for the last pass's tiles: the face reader never reads a pass that a
+    zoomed one replaces. A tile found in two overlapping windows is one to the reading's NMS when both
+    boxes read alike; read as two faces it comes back twice, and `vision.overlaps` keeps one."""
     height, width = image.shape[:2]
     seen = max(height, width)  # photo pixels the model's input spanned
     located = detector.locate(image)
-    tiles = located.tiles(detector.iou)
-    if len(tiles) < FEW and seen >= BLIND * detector.size:
+    if len(located.tiles(detector.iou)) < FEW and seen >= BLIND * detector.size:
         seen = round(seen * 0.55)  # 2x2 windows (fewer for a long, thin photo)
-        quarters = _read_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
-        zoomed = _zoomed(image, detector, quarters.xyxy, seen)
-        return quarters if zoomed is None else zoomed
-    zoomed = _zoomed(image, detector, tiles, seen)
+        located = _locate_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
+    zoomed = _zoomed(image, detector, located.tiles(detector.iou), seen)
     return detector.read(image, located) if zoomed is None else zoomed
 
 
@@ -115,4 +111,4 @@ def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
         windows = [(int(x0), int(y0), int(x1), int(y1))]
-    return _read_windows(image, detector, windows)
+    return detector.read(image, _locate_windows(image, detector, windows))

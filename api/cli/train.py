@@ -1,5 +1,5 @@
-"""`mcr train`: reproduce the shipped detector from its recorded recipe (the last stage's,
-``models/recipe-mix5.json``, which continues the committed weights of the stage before it; ``--recipe``
+"""`mcr train`: reproduce the shipped detector from its recorded recipe (its last stage's,
+``models.train.SHIPPED``, which continues the committed weights of the stage before it; ``--recipe``
 for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
 the face reader (``models/recipe-faces.json``, ``python -m models.faces``).
 
@@ -16,8 +16,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-
-ROOT = Path(__file__).resolve().parent.parent.parent
+from models.train import ROOT, SHIPPED
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -28,8 +27,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming")
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
     parser.add_argument("--recipe", type=Path,
-                        help="recipe file (default: the shipped model's, models/recipe-mix5.json or, with --faces, "
-                             "models/recipe-faces.json)")
+                        help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)} or, with "
+                             "--faces, models/recipe-faces.json)")
     parser.add_argument("--faces", action="store_true",
                         help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
     parser.set_defaults(run=run)
