@@ -8,8 +8,9 @@ few degrees), blurs it to the size of a small tile, shifts its colours and adds 
 learns faces, not one photo's framing. Validation: the tiles of the held-out real photos, uncropped by
 any jitter. A recipe with ``init`` (a reader's compact weights file) continues that reader rather than starting
 from scratch. ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
-``models/mcr-faces.onnx`` (softmax output, metadata ``classes``, ``version``, ``recipe``) and the weights
-as fp16 in ``models/mcr-faces.pt``.
+``models/<model>.onnx`` (the recipe's ``model``: ``mcr-faces``; softmax output, metadata ``classes``,
+``version``, ``recipe``) and the weights as fp16 in ``models/<model>.pt``. A recipe with ``classes`` trains
+a reader of those faces only (``models/recipe-flowers.json``: the flowers and seasons, at 96 px).
 """
 
 from __future__ import annotations
@@ -31,13 +32,26 @@ from vision.onnxmodel import PAD_VALUE, to_blob
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe-faces.json"
+FLOWER_RECIPE = ROOT / "models" / "recipe-flowers.json"  # the second look at flowers and seasons (`vision.faces`)
 MODELS = ROOT / "models"
 CONTEXT = 1.5  # a stored patch covers this many crop sides, room for jitter and turns
 
 
-def cut_patches(folder: Path, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled tile of a YOLO folder as a (n, p, p, 3) patch around its crop, and its class."""
+def reader_classes(recipe: dict[str, Any]) -> list[str]:
+    """The faces a recipe's reader tells apart: its ``classes`` (a second look within a few faces, such as
+    the flowers and seasons) or, by default, the whole tile vocabulary."""
+    classes = list(recipe.get("classes", CLASS_NAMES))
+    unknown = [code for code in classes if code not in CLASS_NAMES]
+    if unknown:
+        raise SystemExit(f"recipe classes {', '.join(unknown)}: not tile codes")
+    return classes
+
+
+def cut_patches(folder: Path, size: int, classes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled tile of a YOLO folder showing one of ``classes`` as a (n, p, p, 3) patch around its
+    crop, and its index in ``classes``."""
     side = round(size * CONTEXT)
+    index = {CLASS_NAMES.index(code): i for i, code in enumerate(classes)}
     patches, labels = [], []
     for image_path, label_path in yolo_pairs(folder):
         image = cv2.imread(str(image_path))
@@ -45,20 +59,23 @@ def cut_patches(folder: Path, size: int) -> tuple[np.ndarray, np.ndarray]:
             continue
         truth = read_truth(label_path, image.shape[1], image.shape[0])
         for box, cls in zip(truth.xyxy, truth.class_id.tolist(), strict=True):
+            if cls not in index:
+                continue
             cx, cy, s = crop_window(box)
             patches.append(square_crop(image, cx, cy, s * CONTEXT, side))
-            labels.append(cls)
+            labels.append(index[cls])
     return np.stack(patches).reshape(-1, side, side, 3), np.array(labels, np.int64)
 
 
-def load_patches(folders: list[str], size: int, cache: Path) -> tuple[np.ndarray, np.ndarray]:
+def load_patches(folders: list[str], size: int, classes: list[str], cache: Path) -> tuple[np.ndarray, np.ndarray]:
     """The patches of several folders (relative to the repository root), each cut once and cached."""
     cache.mkdir(parents=True, exist_ok=True)
+    subset = "" if classes == list(CLASS_NAMES) else "-" + "".join(classes)
     parts = []
     for folder in folders:
-        stored = cache / f"{folder.strip('/').replace('/', '_')}-{size}.npz"
+        stored = cache / f"{folder.strip('/').replace('/', '_')}-{size}{subset}.npz"
         if not stored.exists():
-            patches, labels = cut_patches(ROOT / folder, size)
+            patches, labels = cut_patches(ROOT / folder, size, classes)
             np.savez(stored, patches=patches, labels=labels)
         data = np.load(stored)
         parts.append((data["patches"], data["labels"]))
@@ -111,13 +128,21 @@ def build_model(recipe: dict[str, Any]) -> Any:
             channels_in = channels
         layers.append(nn.MaxPool2d(2))
     layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(recipe["dropout"]),
-               nn.Linear(channels_in, len(CLASS_NAMES))]
+               nn.Linear(channels_in, len(reader_classes(recipe)))]
     return nn.Sequential(*layers)
+
+
+def head_for(weights: dict[str, Any], classes: list[str], target: dict[str, Any]) -> dict[str, Any]:
+    """A whole-vocabulary reader's weights for a reader of ``classes``: the class layer keeps the rows
+    of those faces (what the reader knows of them), every other tensor is taken as it is."""
+    rows = [CLASS_NAMES.index(code) for code in classes]
+    return {key: value[rows] if value.shape != target[key].shape and len(value) == len(CLASS_NAMES) else value
+            for key, value in weights.items()}
 
 
 def class_weights(labels: np.ndarray) -> np.ndarray:
     """Sampling weight per tile ∝ 1/√(its class's count): rare faces (flowers, seasons) seen more often."""
-    counts = np.bincount(labels, minlength=len(CLASS_NAMES)).astype(np.float64)
+    counts = np.bincount(labels).astype(np.float64)
     weights = 1.0 / np.sqrt(np.maximum(counts[labels], 1))
     return weights / weights.sum()
 
@@ -148,13 +173,15 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     size, aug = recipe["size"], recipe["augmentation"]
     run = work / recipe["name"]
     run.mkdir(parents=True, exist_ok=True)
-    train_p, train_y = load_patches(recipe["data"]["train"], size, work / "patches")
-    val_p, val_y = load_patches(recipe["data"]["val"], size, work / "patches")
+    classes = reader_classes(recipe)
+    train_p, train_y = load_patches(recipe["data"]["train"], size, classes, work / "patches")
+    val_p, val_y = load_patches(recipe["data"]["val"], size, classes, work / "patches")
     print(f"{len(train_y)} training tiles, {len(val_y)} held-out tiles", flush=True)
 
     model = build_model(recipe)
     if recipe.get("init"):  # a stage that continues a reader (its compact fp16 weights), not from scratch
-        model.load_state_dict({k: v.float() for k, v in torch.load(ROOT / recipe["init"]).items()})
+        init = {k: v.float() for k, v in torch.load(ROOT / recipe["init"]).items()}
+        model.load_state_dict(head_for(init, classes, model.state_dict()))
     epochs, steps = recipe["epochs"], math.ceil(len(train_y) / recipe["batch"])
     optimizer = torch.optim.AdamW(model.parameters(), lr=recipe["lr"], weight_decay=recipe["weight_decay"])
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, recipe["lr"], total_steps=epochs * steps,
@@ -210,7 +237,7 @@ def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out
     torch.onnx.export(wrapped, example, str(onnx_out), input_names=["crops"], output_names=["faces"],
                       dynamic_axes={"crops": {0: "n"}, "faces": {0: "n"}}, opset_version=17, dynamo=False)
     exported = onnx.load(str(onnx_out))
-    meta = {"classes": json.dumps(list(CLASS_NAMES)), "version": recipe["version"], "recipe": note,
+    meta = {"classes": json.dumps(reader_classes(recipe)), "version": recipe["version"], "recipe": note,
             "history": json.dumps(state["history"])}
     for key, value in meta.items():
         entry = exported.metadata_props.add()
@@ -226,11 +253,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=ROOT / "data" / "faces", help="folder for runs (not in git)")
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
     parser.add_argument("--export", action="store_true", help="only export the last checkpoint")
-    parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-faces.onnx")
-    parser.add_argument("--compact", type=Path, default=MODELS / "mcr-faces.pt")
+    parser.add_argument("--onnx", type=Path, help="default models/<the recipe's model>.onnx")
+    parser.add_argument("--compact", type=Path, help="default models/<the recipe's model>.pt")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
     args = parser.parse_args(argv)
     recipe = json.loads(args.recipe.read_text())
+    args.onnx = args.onnx or MODELS / f"{recipe['model']}.onnx"
+    args.compact = args.compact or MODELS / f"{recipe['model']}.pt"
     checkpoint = args.work / recipe["name"] / "last.pt"
     if not args.export:
         checkpoint = train(recipe, args.work, args.fresh)

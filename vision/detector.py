@@ -20,7 +20,7 @@ import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.evaluation import box_iou
-from vision.faces import FaceReader, face_model_path
+from vision.faces import DEFAULT_FLOWER_MODEL_NAME, FaceReader, face_model_path
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
@@ -216,6 +216,7 @@ class Detector:
     reader (`vision.faces`) when there is one; load once, call per image.
 
     ``face_model``: a face reader's ONNX file; None takes the shipped one when the checkout has it.
+    ``flower_model``: likewise the reader that looks again at tiles read as flowers or seasons.
     ``faces=False`` reads faces with the detector alone."""
 
     def __init__(
@@ -227,6 +228,7 @@ class Detector:
         max_det: int = 300,
         face_model: str | Path | None = None,
         faces: bool = True,
+        flower_model: str | Path | None = None,
     ) -> None:
         if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
             raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
@@ -236,9 +238,13 @@ class Detector:
         self.conf, self.iou, self.max_det = conf, iou, max_det
         reader = face_model_path(face_model, faces)
         self.faces = FaceReader(reader, threads) if reader is not None else None
+        second = face_model_path(flower_model, self.faces is not None, DEFAULT_FLOWER_MODEL_NAME)
+        self.flowers = FaceReader(second, threads) if second is not None else None
         self.version = self._model.version
         if self.faces is not None:
             self.version += f"+faces-{self.faces.version}"
+        if self.flowers is not None:
+            self.version += f"+flowers-{self.flowers.version}"
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
@@ -264,8 +270,10 @@ class Detector:
             kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
-            faces = self.faces(image, xyxy[readers])[which]  # near-identical boxes read once
-            scores = fuse(scores, in_tile_order(faces, self.faces.tile_index))
+            faces = in_tile_order(self.faces(image, xyxy[readers]), self.faces.tile_index)
+            if self.flowers is not None:
+                faces = self.flowers.second_look(image, xyxy[readers], faces)
+            scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
             kept = kept[best[kept] >= self.conf]  # boxes of one tile read alike by the reader: one stays

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", type=Path, help="ONNX detector (default: the shipped one)")
     parser.add_argument("--face-model", type=Path, help="ONNX face reader (default: the shipped one, if any)")
+    parser.add_argument("--flower-model", type=Path,
+                        help="ONNX reader of flowers and seasons, a second look (default: the shipped one, if any)")
     parser.add_argument("--no-faces", action="store_true", help="read faces with the detector alone")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
     parser.add_argument("--all-sides", action="store_true",
@@ -24,5 +26,5 @@ def detector_from(args: argparse.Namespace, conf: float) -> Detector:
     from vision.detector import Detector
 
     return Detector(args.model, threads=args.threads, conf=conf, face_model=args.face_model,
-                    faces=not args.no_faces)
+                    faces=not args.no_faces, flower_model=args.flower_model)
 

@@ -1,7 +1,8 @@
 """`mcr train`: reproduce the shipped detector from its recorded recipe (its last stage's,
 ``models.train.SHIPPED``, which continues the committed weights of the stage before it; ``--recipe``
 for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
-the face reader (``models/recipe-faces.json``, ``python -m models.faces``).
+the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers`` the
+flowers' second look (``models/recipe-flowers.json``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
+from models.faces import FLOWER_RECIPE
 from models.train import ROOT, SHIPPED
 
 
@@ -29,8 +31,11 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--recipe", type=Path,
                         help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)} or, with "
                              "--faces, models/recipe-faces.json)")
-    parser.add_argument("--faces", action="store_true",
-                        help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
+    readers = parser.add_mutually_exclusive_group()
+    readers.add_argument("--faces", action="store_true",
+                         help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
+    readers.add_argument("--flowers", action="store_true",
+                         help="train the flowers' second-look reader (models/recipe-flowers.json), then export it")
     parser.set_defaults(run=run)
 
 
@@ -40,10 +45,12 @@ def run(args: argparse.Namespace) -> int:
     probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
     if probe.returncode != 0:
         raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
-    if args.faces and args.prepare_only:
-        raise CliError("--faces trains from data/real: build it first with --prepare-only alone")
-    command = [args.python, "-m", "models.faces" if args.faces else "models.train"]
-    command += ["--recipe", str(args.recipe.resolve())] if args.recipe is not None else []
+    reader = args.faces or args.flowers
+    if reader and args.prepare_only:
+        raise CliError("--faces and --flowers train from data/real: build it first with --prepare-only alone")
+    recipe = args.recipe if args.recipe is not None or not args.flowers else FLOWER_RECIPE
+    command = [args.python, "-m", "models.faces" if reader else "models.train"]
+    command += ["--recipe", str(recipe.resolve())] if recipe is not None else []
     command += ["--fresh"] if args.fresh else []
     command += ["--prepare-only"] if args.prepare_only else []
     return subprocess.run(command, cwd=ROOT).returncode

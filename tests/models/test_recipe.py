@@ -76,3 +76,27 @@ def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: py
 
     assert main(["train", "--recipe", str(tmp_path / "nope.json")]) == 2
     assert "nope.json: no such recipe file" in capsys.readouterr().err
+
+
+def test_the_flowers_second_look_is_recorded_and_shipped_with_its_classes() -> None:
+    from models import faces
+    from vision.faces import DEFAULT_FLOWER_MODEL_NAME, FaceReader, default_face_model_path
+
+    plan = json.loads(faces.FLOWER_RECIPE.read_text())
+    assert faces.reader_classes(plan) == [f"{i}f" for i in range(1, 9)]
+    assert plan["size"] > json.loads(faces.RECIPE.read_text())["size"]  # a closer look than the face reader's
+    assert (ROOT / plan["init"]).is_file()  # it starts from committed reader weights
+    assert f"{plan['model']}.onnx" == DEFAULT_FLOWER_MODEL_NAME
+    shipped = FaceReader(default_face_model_path(DEFAULT_FLOWER_MODEL_NAME))
+    assert list(shipped.classes) == faces.reader_classes(plan) and shipped.size == plan["size"]
+    assert shipped.version == plan["version"]
+    with pytest.raises(SystemExit, match="recipe classes 9f, x: not tile codes"):
+        faces.reader_classes({"classes": ["1f", "9f", "x"]})
+
+
+def test_mcr_train_trains_one_reader_at_a_time(capsys: pytest.CaptureFixture[str]) -> None:
+    from api.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["train", "--faces", "--flowers"])
+    assert "not allowed with argument" in capsys.readouterr().err

@@ -118,3 +118,29 @@ def test_face_reader_stage_starts_from_the_reader_it_names(tmp_path: Path) -> No
     started = torch.load(tmp_path / "first.pt")
     weights = [k for k in started if k.endswith(".weight")]
     assert weights and all(torch.equal(continued[k].half(), started[k]) for k in weights)
+
+
+def test_a_reader_of_a_few_faces_starts_from_their_rows_of_a_whole_reader(tmp_path: Path) -> None:
+    """A recipe with ``classes`` trains a reader of those faces only (the flowers' second look); started
+    from a whole-vocabulary reader, its class layer is that reader's rows of those faces (at learning
+    rate 0 they come back unchanged), and it exports with its own classes and crop size."""
+    import torch
+
+    from models import faces
+    from vision.faces import FaceReader
+
+    recipe = tiny_reader_recipe(tmp_path, 2, name="whole", batch=4)
+    whole = faces.train(recipe, tmp_path / "faces", fresh=True)
+    faces.export(whole, recipe, tmp_path / "whole.onnx", tmp_path / "whole.pt", note="smoke")
+    few = {**recipe, "name": "few", "lr": 0.0, "size": 32, "classes": ["3m", "2m"], "init": str(tmp_path / "whole.pt")}
+    checkpoint = faces.train(few, tmp_path / "faces", fresh=True)
+    continued = torch.load(checkpoint, weights_only=False)["model"]
+    started = torch.load(tmp_path / "whole.pt")
+    head = [k for k in started if started[k].dim() and len(started[k]) == len(CLASS_NAMES)]  # the class layer: weight and bias
+    assert len(head) == 2 and all(continued[k].shape[0] == 2 for k in head)
+    assert all(torch.equal(continued[k].half(), started[k][[2, 1]]) for k in head)
+    faces.export(checkpoint, few, tmp_path / "few.onnx", None, note="smoke")
+    reader = FaceReader(tmp_path / "few.onnx")
+    assert reader.classes == ("3m", "2m") and reader.size == 32
+    image = cv2.imread(str(tmp_path / "scenes" / "images" / "scene0.png"))
+    assert reader(image, np.array([[8, 60, 32, 94], [37, 60, 61, 94]], np.float32)).shape == (2, 2)

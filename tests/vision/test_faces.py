@@ -5,7 +5,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.faces import MARGIN, FaceReader, crop_window, face_model_path, square_crop
+from scoring.tiles import CLASS_NAMES, tile
+from vision.faces import (
+    DEFAULT_FLOWER_MODEL_NAME,
+    MARGIN,
+    SECOND_LOOK,
+    FaceReader,
+    crop_window,
+    face_model_path,
+    square_crop,
+)
 from vision.onnxmodel import to_blob
 
 
@@ -49,10 +58,45 @@ def test_which_face_reader_a_detector_uses(tmp_path: Path, monkeypatch: pytest.M
     given = tmp_path / "mine.onnx"
     assert face_model_path(given) == given  # given: that one, checked when loaded
     assert face_model_path(given, faces=False) is None
-    monkeypatch.setattr("vision.faces.default_face_model_path", lambda: tmp_path / "shipped.onnx")
+    monkeypatch.setattr("vision.faces.default_face_model_path", lambda name: tmp_path / name)
     assert face_model_path() is None  # a checkout without a shipped reader: the detector alone
-    (tmp_path / "shipped.onnx").write_bytes(b"")
-    assert face_model_path() == tmp_path / "shipped.onnx"
+    (tmp_path / "mcr-faces.onnx").write_bytes(b"")
+    assert face_model_path() == tmp_path / "mcr-faces.onnx"
+    assert face_model_path(name=DEFAULT_FLOWER_MODEL_NAME) is None  # the flower reader is looked up alike
+    (tmp_path / DEFAULT_FLOWER_MODEL_NAME).write_bytes(b"")
+    assert face_model_path(name=DEFAULT_FLOWER_MODEL_NAME) == tmp_path / DEFAULT_FLOWER_MODEL_NAME
+    assert face_model_path(faces=False, name=DEFAULT_FLOWER_MODEL_NAME) is None
+
+
+class FlowerReader(FaceReader):
+    """A second-look reader of the eight flowers and seasons that reads every crop it is given as autumn
+    (7f) and records the boxes it was asked about."""
+
+    def __init__(self) -> None:  # no ONNX file: what `FaceReader` reads from one, set here
+        self.classes = tuple(f"{i}f" for i in range(1, 9))
+        self.tile_index = np.array([tile(code).index for code in self.classes])
+        self.asked: list[np.ndarray] = []
+
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+        self.asked.append(xyxy)
+        return np.tile(np.eye(8, dtype=np.float32)[6], (len(xyxy), 1))
+
+
+def test_second_look_rereads_crops_mostly_on_its_faces_and_keeps_their_share() -> None:
+    probs = np.zeros((3, len(CLASS_NAMES)), np.float32)
+    probs[0, [tile("1m").index, tile("5f").index]] = 0.9, 0.1  # a character: not looked at again
+    probs[1, [tile("E").index, tile("5f").index, tile("8f").index]] = 0.4, 0.3, 0.3  # a season, unsure which
+    probs[2, [tile("W").index, tile("1f").index]] = 1 - SECOND_LOOK, SECOND_LOOK  # just enough share
+    xyxy = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
+    reader = FlowerReader()
+    again = reader.second_look(np.zeros((10, 60, 3), np.uint8), xyxy, probs)
+    assert len(reader.asked) == 1 and (reader.asked[0] == xyxy[1:]).all()  # one batch, the last two crops
+    assert (again[0] == probs[0]).all()
+    assert again[1, tile("7f").index] == pytest.approx(0.6) and again[1, tile("E").index] == pytest.approx(0.4)
+    assert again[1, [tile("5f").index, tile("8f").index]].tolist() == [0, 0]
+    assert again[2, tile("7f").index] == pytest.approx(SECOND_LOOK) and again[2, tile("1f").index] == 0
+    assert again.sum(axis=1) == pytest.approx([1, 1, 1])
+    assert probs[1, tile("5f").index] == pytest.approx(0.3)  # the reading given is left as it was
 
 
 def test_reader_errors_name_the_file(tmp_path: Path) -> None:
