@@ -29,8 +29,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--fresh", action="store_true", help="start over instead of resuming")
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
     parser.add_argument("--recipe", type=Path,
-                        help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)} or, with "
-                             "--faces, models/recipe-faces.json)")
+                        help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)}; with "
+                             f"--faces models/recipe-faces.json, with --flowers {FLOWER_RECIPE.relative_to(ROOT)})")
     readers = parser.add_mutually_exclusive_group()
     readers.add_argument("--faces", action="store_true",
                          help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
