@@ -70,7 +70,7 @@ def test_which_face_reader_a_detector_uses(tmp_path: Path, monkeypatch: pytest.M
 
 class FlowerReader(FaceReader):
     """A second-look reader of the eight flowers and seasons that reads every crop it is given as autumn
-    (7f) and records the boxes it was asked about."""
+    (7f, 0.6) or spring (5f, 0.2), the rest spread evenly, and records the boxes it was asked about."""
 
     def __init__(self) -> None:  # no ONNX file: what `FaceReader` reads from one, set here
         self.classes = tuple(f"{i}f" for i in range(1, 9))
@@ -79,22 +79,27 @@ class FlowerReader(FaceReader):
 
     def __call__(self, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
         self.asked.append(xyxy)
-        return np.tile(np.eye(8, dtype=np.float32)[6], (len(xyxy), 1))
+        reading = np.full(8, 0.2 / 6, np.float32)
+        reading[[4, 6]] = 0.2, 0.6
+        return np.tile(reading, (len(xyxy), 1))
 
 
-def test_second_look_rereads_crops_mostly_on_its_faces_and_keeps_their_share() -> None:
+def test_second_look_rereads_crops_mostly_on_its_faces_and_spreads_their_share_by_both_readings() -> None:
     probs = np.zeros((3, len(CLASS_NAMES)), np.float32)
-    probs[0, [tile("1m").index, tile("5f").index]] = 0.9, 0.1  # a character: not looked at again
-    probs[1, [tile("E").index, tile("5f").index, tile("8f").index]] = 0.4, 0.3, 0.3  # a season, unsure which
-    probs[2, [tile("W").index, tile("1f").index]] = 1 - SECOND_LOOK, SECOND_LOOK  # just enough share
+    probs[0, [tile("1m").index, tile("7f").index]] = 0.9, 0.1  # a character: not looked at again
+    probs[1, [tile("E").index, tile("5f").index, tile("7f").index]] = 0.4, 0.3, 0.3  # a season, unsure which
+    probs[2, [tile("W").index, tile("1f").index, tile("8f").index]] = 1 - SECOND_LOOK, SECOND_LOOK / 2, SECOND_LOOK / 2
     xyxy = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
     reader = FlowerReader()
     again = reader.second_look(np.zeros((10, 60, 3), np.uint8), xyxy, probs)
     assert len(reader.asked) == 1 and (reader.asked[0] == xyxy[1:]).all()  # one batch, the last two crops
     assert (again[0] == probs[0]).all()
-    assert again[1, tile("7f").index] == pytest.approx(0.6) and again[1, tile("E").index] == pytest.approx(0.4)
-    assert again[1, [tile("5f").index, tile("8f").index]].tolist() == [0, 0]
-    assert again[2, tile("7f").index] == pytest.approx(SECOND_LOOK) and again[2, tile("1f").index] == 0
+    autumn = np.sqrt(0.3 * 0.6) / (np.sqrt(0.3 * 0.6) + np.sqrt(0.3 * 0.2))  # geometric mean, renormalised
+    assert again[1, tile("7f").index] == pytest.approx(0.6 * autumn)  # both readers' choice, surer than either
+    assert again[1, tile("5f").index] == pytest.approx(0.6 * (1 - autumn))
+    assert again[1, tile("E").index] == pytest.approx(0.4)  # the share outside the flowers is kept
+    assert again[1, tile("8f").index] < 1e-9 and again[2, tile("7f").index] < 1e-9  # the face reader ruled them out
+    assert again[2, tile("1f").index] == pytest.approx(SECOND_LOOK / 2)  # the second look: no preference
     assert again.sum(axis=1) == pytest.approx([1, 1, 1])
     assert probs[1, tile("5f").index] == pytest.approx(0.3)  # the reading given is left as it was
 
