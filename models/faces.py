@@ -32,7 +32,6 @@ from vision.onnxmodel import PAD_VALUE, to_blob
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe-faces.json"
-FLOWER_RECIPE = ROOT / "models" / "recipe-flowers.json"  # the second look at flowers and seasons (`vision.faces`)
 MODELS = ROOT / "models"
 CONTEXT = 1.5  # a stored patch covers this many crop sides, room for jitter and turns
 

@@ -20,7 +20,7 @@ import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.evaluation import box_iou
-from vision.faces import DEFAULT_FLOWER_MODEL_NAME, FaceReader, face_model_path
+from vision.faces import FaceReader, reader_paths
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
@@ -236,10 +236,9 @@ class Detector:
         self._model = OnnxModel.load(path, threads, "model", "models.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.conf, self.iou, self.max_det = conf, iou, max_det
-        reader = face_model_path(face_model, faces)
-        self.faces = FaceReader(reader, threads) if reader is not None else None
-        second = face_model_path(flower_model, self.faces is not None, DEFAULT_FLOWER_MODEL_NAME)
-        self.flowers = FaceReader(second, threads) if second is not None else None
+        face_path, flower_path = reader_paths(face_model, flower_model, faces)
+        self.faces = FaceReader(face_path, threads) if face_path is not None else None
+        self.flowers = FaceReader(flower_path, threads) if flower_path is not None else None
         self.version = self._model.version
         if self.faces is not None:
             self.version += f"+faces-{self.faces.version}"

@@ -42,6 +42,14 @@ def face_model_path(face_model: str | Path | None = None, faces: bool = True,
     return shipped if shipped.is_file() else None
 
 
+def reader_paths(face_model: str | Path | None = None, flower_model: str | Path | None = None,
+                 faces: bool = True) -> tuple[Path | None, Path | None]:
+    """The face reader and the flower reader a `Detector` loads (`face_model_path` each); no flower reader
+    without a face reader, as it looks again at the face reader's reading."""
+    face = face_model_path(face_model, faces)
+    return face, face_model_path(flower_model, face is not None, DEFAULT_FLOWER_MODEL_NAME)
+
+
 def crop_window(box: np.ndarray, margin: float = MARGIN) -> tuple[float, float, float]:
     """The square around a box the reader sees: centre x, centre y and side, in image pixels."""
     x1, y1, x2, y2 = (float(v) for v in box)

@@ -103,14 +103,13 @@ def run(args: argparse.Namespace) -> int:
     from datasets.label_summary import summary_text
     from datasets.labelling import Job, label_folder
     from vision.detector import default_model_path
-    from vision.faces import DEFAULT_FLOWER_MODEL_NAME, face_model_path
+    from vision.faces import reader_paths
 
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
-    faces = face_model_path()  # the readers each worker's Detector loads beside the model
-    flowers = face_model_path(faces=faces is not None, name=DEFAULT_FLOWER_MODEL_NAME)
-    models = model_id(model) + "".join(f"+{model_id(path)}" for path in (faces, flowers) if path is not None) + \
+    readers = reader_paths()  # the readers each worker's Detector loads beside the model
+    models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers if path is not None) + \
         ("+all-sides" if args.all_sides else "")  # records made another way are redone
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
     job = Job(args.in_dir, args.out, args.format, models, conf=args.conf, workers=args.workers,

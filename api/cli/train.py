@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from models.faces import FLOWER_RECIPE
+from models import FLOWER_RECIPE
 from models.train import ROOT, SHIPPED
 
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     reader = args.faces or args.flowers
     if reader and args.prepare_only:
         raise CliError("--faces and --flowers train from data/real: build it first with --prepare-only alone")
-    recipe = args.recipe if args.recipe is not None or not args.flowers else FLOWER_RECIPE
+    recipe = args.recipe or (FLOWER_RECIPE if args.flowers else None)
     command = [args.python, "-m", "models.faces" if reader else "models.train"]
     command += ["--recipe", str(recipe.resolve())] if recipe is not None else []
     command += ["--fresh"] if args.fresh else []

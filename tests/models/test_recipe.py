@@ -79,10 +79,10 @@ def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: py
 
 
 def test_the_flowers_second_look_is_recorded_and_shipped_with_its_classes() -> None:
-    from models import faces
+    from models import FLOWER_RECIPE, faces
     from vision.faces import DEFAULT_FLOWER_MODEL_NAME, FaceReader, default_face_model_path
 
-    plan = json.loads(faces.FLOWER_RECIPE.read_text())
+    plan = json.loads(FLOWER_RECIPE.read_text())
     assert faces.reader_classes(plan) == [f"{i}f" for i in range(1, 9)]
     assert plan["size"] > json.loads(faces.RECIPE.read_text())["size"]  # a closer look than the face reader's
     assert (ROOT / plan["init"]).is_file()  # it starts from committed reader weights

@@ -13,6 +13,7 @@ from vision.faces import (
     FaceReader,
     crop_window,
     face_model_path,
+    reader_paths,
     square_crop,
 )
 from vision.onnxmodel import to_blob
@@ -62,10 +63,14 @@ def test_which_face_reader_a_detector_uses(tmp_path: Path, monkeypatch: pytest.M
     assert face_model_path() is None  # a checkout without a shipped reader: the detector alone
     (tmp_path / "mcr-faces.onnx").write_bytes(b"")
     assert face_model_path() == tmp_path / "mcr-faces.onnx"
-    assert face_model_path(name=DEFAULT_FLOWER_MODEL_NAME) is None  # the flower reader is looked up alike
-    (tmp_path / DEFAULT_FLOWER_MODEL_NAME).write_bytes(b"")
-    assert face_model_path(name=DEFAULT_FLOWER_MODEL_NAME) == tmp_path / DEFAULT_FLOWER_MODEL_NAME
-    assert face_model_path(faces=False, name=DEFAULT_FLOWER_MODEL_NAME) is None
+    shipped, flowers = tmp_path / "mcr-faces.onnx", tmp_path / DEFAULT_FLOWER_MODEL_NAME
+    assert reader_paths() == (shipped, None)  # the flower reader is looked up alike
+    flowers.write_bytes(b"")
+    assert reader_paths() == (shipped, flowers)
+    assert reader_paths(given, tmp_path / "mine-flowers.onnx") == (given, tmp_path / "mine-flowers.onnx")
+    assert reader_paths(faces=False) == (None, None)
+    shipped.unlink()
+    assert reader_paths() == (None, None)  # no face reader: nothing for the flower reader to look again at
 
 
 class FlowerReader(FaceReader):
