@@ -2,6 +2,6 @@
 
 from pathlib import Path
 
-# The flowers' second-look reader's recipe (`models.faces`), here so `mcr train` names it without loading
-# the trainer's imports (cv2, numpy) at every `mcr` command's start.
-FLOWER_RECIPE = Path(__file__).resolve().parent / "recipe-flowers.json"
+# The second-look readers' recipes (`models.faces`; `vision.faces.SECOND_LOOKS` names them alike), here so
+# `mcr train` names them without loading the trainer's imports (cv2, numpy) at every `mcr` command's start.
+SECOND_LOOK_RECIPES = {name: Path(__file__).resolve().parent / f"recipe-{name}.json" for name in ("flowers", "characters")}

@@ -10,6 +10,7 @@ as a `TileDetections`. The two steps are apart so that a pass whose tiles will b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -216,8 +217,9 @@ class Detector:
     reader (`vision.faces`) when there is one; load once, call per image.
 
     ``face_model``: a face reader's ONNX file; None takes the shipped one when the checkout has it.
-    ``flower_model``: likewise the reader that looks again at tiles read as flowers or seasons.
-    ``faces=False`` reads faces with the detector alone."""
+    ``second_looks``: likewise, by name (`vision.faces.SECOND_LOOKS`), the readers that look again at tiles
+    read as one of their few faces (flowers and seasons, characters). ``faces=False`` reads faces with the
+    detector alone."""
 
     def __init__(
         self,
@@ -228,7 +230,7 @@ class Detector:
         max_det: int = 300,
         face_model: str | Path | None = None,
         faces: bool = True,
-        flower_model: str | Path | None = None,
+        second_looks: Mapping[str, str | Path | None] | None = None,
     ) -> None:
         if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
             raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
@@ -236,14 +238,13 @@ class Detector:
         self._model = OnnxModel.load(path, threads, "model", "models.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.conf, self.iou, self.max_det = conf, iou, max_det
-        face_path, flower_path = reader_paths(face_model, flower_model, faces)
+        face_path, look_paths = reader_paths(face_model, second_looks, faces)
         self.faces = FaceReader(face_path, threads) if face_path is not None else None
-        self.flowers = FaceReader(flower_path, threads) if flower_path is not None else None
+        self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
         self.version = self._model.version
         if self.faces is not None:
             self.version += f"+faces-{self.faces.version}"
-        if self.flowers is not None:
-            self.version += f"+flowers-{self.flowers.version}"
+        self.version += "".join(f"+{name}-{reader.version}" for name, reader in self.second_looks.items())
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
@@ -270,8 +271,8 @@ class Detector:
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
             faces = in_tile_order(self.faces(image, xyxy[readers]), self.faces.tile_index)
-            if self.flowers is not None:
-                faces = self.flowers.second_look(image, xyxy[readers], faces)
+            for reader in self.second_looks.values():  # each rereads the crops read mostly as its faces
+                faces = reader.second_look(image, xyxy[readers], faces)
             scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))

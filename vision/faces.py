@@ -10,6 +10,7 @@ jittered and the crop turned by multiples of 90° so a tile lying sideways or up
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -19,7 +20,10 @@ import models
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_FACE_MODEL_NAME = "mcr-faces.onnx"
-DEFAULT_FLOWER_MODEL_NAME = "mcr-flowers.onnx"
+SECOND_LOOKS: dict[str, str] = {"flowers": "mcr-flowers.onnx", "characters": "mcr-characters.onnx"}
+"""The second-look readers (`FaceReader.second_look`) a `Detector` loads beside the face reader: a name and
+the shipped file of each, a reader of a few faces the face reader confuses (flowers and seasons; the 萬
+characters), at a larger size."""
 MARGIN = 0.12  # of the box's long side, kept around it on every side
 SECOND_LOOK = 0.5  # a crop whose reading puts this share on a second-look reader's faces is read again by it
 
@@ -31,7 +35,7 @@ def default_face_model_path(name: str = DEFAULT_FACE_MODEL_NAME) -> Path:
 
 def face_model_path(face_model: str | Path | None = None, faces: bool = True,
                     name: str = DEFAULT_FACE_MODEL_NAME) -> Path | None:
-    """A reader a `Detector` uses (the face reader, or with ``name`` the flower reader): ``face_model``
+    """A reader a `Detector` uses (the face reader, or with ``name`` a second look's file): ``face_model``
     when given, else the shipped one when the checkout has it; None with ``faces=False`` (faces read by
     the detector alone)."""
     if not faces:
@@ -42,12 +46,18 @@ def face_model_path(face_model: str | Path | None = None, faces: bool = True,
     return shipped if shipped.is_file() else None
 
 
-def reader_paths(face_model: str | Path | None = None, flower_model: str | Path | None = None,
-                 faces: bool = True) -> tuple[Path | None, Path | None]:
-    """The face reader and the flower reader a `Detector` loads (`face_model_path` each); no flower reader
-    without a face reader, as it looks again at the face reader's reading."""
+def reader_paths(face_model: str | Path | None = None, second_looks: Mapping[str, str | Path | None] | None = None,
+                 faces: bool = True) -> tuple[Path | None, dict[str, Path]]:
+    """The face reader and the second-look readers (by name, `SECOND_LOOKS`) a `Detector` loads: each the
+    file given in ``second_looks`` or else the shipped one (`face_model_path`); no second look without a
+    face reader, as it looks again at the face reader's reading."""
     face = face_model_path(face_model, faces)
-    return face, face_model_path(flower_model, face is not None, DEFAULT_FLOWER_MODEL_NAME)
+    given = second_looks or {}
+    unknown = sorted(set(given) - set(SECOND_LOOKS))
+    if unknown:
+        raise ValueError(f"no second-look reader named {', '.join(unknown)} (known: {', '.join(SECOND_LOOKS)})")
+    looks = {name: face_model_path(given.get(name), face is not None, file) for name, file in SECOND_LOOKS.items()}
+    return face, {name: path for name, path in looks.items() if path is not None}
 
 
 def crop_window(box: np.ndarray, margin: float = MARGIN) -> tuple[float, float, float]:
@@ -90,7 +100,8 @@ class FaceReader:
         gave mostly (`SECOND_LOOK`) to this reader's few faces read again by it, at its own larger size:
         the share on those faces is kept and spread by both readings (their geometric mean, renormalised),
         so two readers agreeing make a surer reading than either. Why: the flowers and seasons of a set
-        are one painting told apart by a small number and character, lost in the face reader's 48 px."""
+        are one painting told apart by a small number and character, and the characters' numerals (三五
+        七, 六九) a few strokes apart: details lost in the face reader's 48 px."""
         share = probs[:, self.tile_index].sum(axis=1)
         again = np.flatnonzero(share >= SECOND_LOOK)
         if len(again) == 0:

@@ -108,8 +108,9 @@ def run(args: argparse.Namespace) -> int:
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
-    readers = reader_paths()  # the readers each worker's Detector loads beside the model
-    models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers if path is not None) + \
+    face, looks = reader_paths()  # the readers each worker's Detector loads beside the model
+    readers = [path for path in (face, *looks.values()) if path is not None]
+    models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers) + \
         ("+all-sides" if args.all_sides else "")  # records made another way are redone
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
     job = Job(args.in_dir, args.out, args.format, models, conf=args.conf, workers=args.workers,

@@ -1,8 +1,8 @@
 """`mcr train`: reproduce the shipped detector from its recorded recipe (its last stage's,
 ``models.train.SHIPPED``, which continues the committed weights of the stage before it; ``--recipe``
 for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
-the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers`` the
-flowers' second look (``models/recipe-flowers.json``).
+the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers`` or
+``--characters`` a second-look reader (``models/recipe-<name>.json``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from models import FLOWER_RECIPE
+from models import SECOND_LOOK_RECIPES
 from models.train import ROOT, SHIPPED
 
 
@@ -30,12 +30,14 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
     parser.add_argument("--recipe", type=Path,
                         help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)}; with "
-                             f"--faces models/recipe-faces.json, with --flowers {FLOWER_RECIPE.relative_to(ROOT)})")
+                             "--faces models/recipe-faces.json, with --flowers or --characters "
+                             "models/recipe-<name>.json)")
     readers = parser.add_mutually_exclusive_group()
     readers.add_argument("--faces", action="store_true",
                          help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
-    readers.add_argument("--flowers", action="store_true",
-                         help="train the flowers' second-look reader (models/recipe-flowers.json), then export it")
+    for name, faces in (("flowers", "flowers and seasons"), ("characters", "characters 1m-9m")):
+        readers.add_argument(f"--{name}", action="store_true", help=f"train the second-look reader of the {faces} "
+                             f"({SECOND_LOOK_RECIPES[name].relative_to(ROOT)}), then export it")
     parser.set_defaults(run=run)
 
 
@@ -45,10 +47,11 @@ def run(args: argparse.Namespace) -> int:
     probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
     if probe.returncode != 0:
         raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
-    reader = args.faces or args.flowers
+    look = next((name for name in SECOND_LOOK_RECIPES if getattr(args, name)), None)
+    reader = args.faces or look is not None
     if reader and args.prepare_only:
-        raise CliError("--faces and --flowers train from data/real: build it first with --prepare-only alone")
-    recipe = args.recipe or (FLOWER_RECIPE if args.flowers else None)
+        raise CliError("the readers train from data/real: build it first with --prepare-only alone")
+    recipe = args.recipe or (SECOND_LOOK_RECIPES[look] if look else None)
     command = [args.python, "-m", "models.faces" if reader else "models.train"]
     command += ["--recipe", str(recipe.resolve())] if recipe is not None else []
     command += ["--fresh"] if args.fresh else []

@@ -78,18 +78,26 @@ def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: py
     assert "nope.json: no such recipe file" in capsys.readouterr().err
 
 
-def test_the_flowers_second_look_is_recorded_and_shipped_with_its_classes() -> None:
-    from models import FLOWER_RECIPE, faces
-    from vision.faces import DEFAULT_FLOWER_MODEL_NAME, FaceReader, default_face_model_path
+@pytest.mark.parametrize(("name", "codes"), [("flowers", [f"{i}f" for i in range(1, 9)]),
+                                            ("characters", [f"{i}m" for i in range(1, 10)])])
+def test_each_second_look_is_recorded_and_shipped_with_its_classes(name: str, codes: list[str]) -> None:
+    from models import SECOND_LOOK_RECIPES, faces
+    from vision.faces import SECOND_LOOKS, FaceReader, default_face_model_path
 
-    plan = json.loads(FLOWER_RECIPE.read_text())
-    assert faces.reader_classes(plan) == [f"{i}f" for i in range(1, 9)]
+    assert set(SECOND_LOOK_RECIPES) == set(SECOND_LOOKS)  # `mcr train` and the detector name them alike
+    plan = json.loads(SECOND_LOOK_RECIPES[name].read_text())
+    assert faces.reader_classes(plan) == codes
     assert plan["size"] > json.loads(faces.RECIPE.read_text())["size"]  # a closer look than the face reader's
     assert (ROOT / plan["init"]).is_file()  # it starts from committed reader weights
-    assert f"{plan['model']}.onnx" == DEFAULT_FLOWER_MODEL_NAME
-    shipped = FaceReader(default_face_model_path(DEFAULT_FLOWER_MODEL_NAME))
+    assert f"{plan['model']}.onnx" == SECOND_LOOKS[name]
+    shipped = FaceReader(default_face_model_path(SECOND_LOOKS[name]))
     assert list(shipped.classes) == faces.reader_classes(plan) and shipped.size == plan["size"]
     assert shipped.version == plan["version"]
+
+
+def test_a_recipe_names_its_classes_by_tile_code() -> None:
+    from models import faces
+
     with pytest.raises(SystemExit, match="recipe classes 9f, x: not tile codes"):
         faces.reader_classes({"classes": ["1f", "9f", "x"]})
 
@@ -99,4 +107,7 @@ def test_mcr_train_trains_one_reader_at_a_time(capsys: pytest.CaptureFixture[str
 
     with pytest.raises(SystemExit):
         main(["train", "--faces", "--flowers"])
+    assert "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["train", "--flowers", "--characters"])
     assert "not allowed with argument" in capsys.readouterr().err

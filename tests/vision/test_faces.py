@@ -7,9 +7,9 @@ import pytest
 
 from scoring.tiles import CLASS_NAMES, tile
 from vision.faces import (
-    DEFAULT_FLOWER_MODEL_NAME,
     MARGIN,
     SECOND_LOOK,
+    SECOND_LOOKS,
     FaceReader,
     crop_window,
     face_model_path,
@@ -63,14 +63,17 @@ def test_which_face_reader_a_detector_uses(tmp_path: Path, monkeypatch: pytest.M
     assert face_model_path() is None  # a checkout without a shipped reader: the detector alone
     (tmp_path / "mcr-faces.onnx").write_bytes(b"")
     assert face_model_path() == tmp_path / "mcr-faces.onnx"
-    shipped, flowers = tmp_path / "mcr-faces.onnx", tmp_path / DEFAULT_FLOWER_MODEL_NAME
-    assert reader_paths() == (shipped, None)  # the flower reader is looked up alike
+    shipped, flowers = tmp_path / "mcr-faces.onnx", tmp_path / SECOND_LOOKS["flowers"]
+    assert reader_paths() == (shipped, {})  # the second looks are looked up alike
     flowers.write_bytes(b"")
-    assert reader_paths() == (shipped, flowers)
-    assert reader_paths(given, tmp_path / "mine-flowers.onnx") == (given, tmp_path / "mine-flowers.onnx")
-    assert reader_paths(faces=False) == (None, None)
+    assert reader_paths() == (shipped, {"flowers": flowers})
+    mine = tmp_path / "mine-characters.onnx"
+    assert reader_paths(given, {"characters": mine}) == (given, {"flowers": flowers, "characters": mine})
+    assert reader_paths(faces=False) == (None, {})
+    with pytest.raises(ValueError, match="no second-look reader named dots"):
+        reader_paths(second_looks={"dots": mine})
     shipped.unlink()
-    assert reader_paths() == (None, None)  # no face reader: nothing for the flower reader to look again at
+    assert reader_paths() == (None, {})  # no face reader: nothing for a second look to look again at
 
 
 class FlowerReader(FaceReader):
