@@ -1,5 +1,6 @@
 import subprocess
 import sys
+from pathlib import Path
 
 from api.cli import SUBCOMMANDS, build_parser, main
 
@@ -19,3 +20,13 @@ def test_mcr_help_runs_as_a_program():
     done = subprocess.run([sys.executable, "-m", "api.cli", "--help"], capture_output=True, text=True)
     assert done.returncode == 0
     assert "MCR Lens" in done.stdout
+
+
+def test_each_second_look_has_a_model_option_that_names_a_missing_file(capsys, tmp_path):
+    from models import SECOND_LOOK_FACES
+
+    for name in SECOND_LOOK_FACES:  # --flower-model, --character-model...
+        missing = tmp_path / f"no-{name}.onnx"
+        photo = Path(__file__).resolve().parents[1] / "examples" / "hand.jpg"
+        assert main(["detect", f"--{name[:-1]}-model", str(missing), str(photo)]) == 2
+        assert f"{missing}: no such face model file" in capsys.readouterr().err

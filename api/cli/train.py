@@ -1,8 +1,8 @@
 """`mcr train`: reproduce the shipped detector from its recorded recipe (its last stage's,
 ``models.train.SHIPPED``, which continues the committed weights of the stage before it; ``--recipe``
 for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
-the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers`` or
-``--characters`` a second-look reader (``models/recipe-<name>.json``).
+the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers``,
+``--characters`` (`models.SECOND_LOOK_FACES`) a second-look reader (``models/recipe-<name>.json``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from models import SECOND_LOOK_RECIPES
+from models import SECOND_LOOK_FACES, SECOND_LOOK_RECIPES
 from models.train import ROOT, SHIPPED
 
 
@@ -30,12 +30,12 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--prepare-only", action="store_true", help="only build data/real (the YOLO folder)")
     parser.add_argument("--recipe", type=Path,
                         help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)}; with "
-                             "--faces models/recipe-faces.json, with --flowers or --characters "
+                             "--faces models/recipe-faces.json, with --flowers, --characters... "
                              "models/recipe-<name>.json)")
     readers = parser.add_mutually_exclusive_group()
     readers.add_argument("--faces", action="store_true",
                          help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
-    for name, faces in (("flowers", "flowers and seasons"), ("characters", "characters 1m-9m")):
+    for name, faces in SECOND_LOOK_FACES.items():
         readers.add_argument(f"--{name}", action="store_true", help=f"train the second-look reader of the {faces} "
                              f"({SECOND_LOOK_RECIPES[name].relative_to(ROOT)}), then export it")
     parser.set_defaults(run=run)
