@@ -2,7 +2,8 @@
 
 from pathlib import Path
 
-# The second-look readers (the faces each reads) and their recipes (`models.faces`; `vision.faces.SECOND_LOOKS` names them alike), here so
-# `mcr train` names them without loading the trainer's imports (cv2, numpy) at every `mcr` command's start.
+# The second-look readers: the faces each reads again (`vision.faces.SECOND_LOOKS`: shipped as
+# models/mcr-<name>.onnx) and their recipes (`models.faces`), here so `mcr train` names them without loading
+# the trainer's imports (cv2, numpy) at every `mcr` command's start.
 SECOND_LOOK_FACES = {"flowers": "flowers and seasons", "characters": "characters 1m-9m"}
 SECOND_LOOK_RECIPES = {name: Path(__file__).resolve().parent / f"recipe-{name}.json" for name in SECOND_LOOK_FACES}

@@ -20,7 +20,7 @@ import models
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_FACE_MODEL_NAME = "mcr-faces.onnx"
-SECOND_LOOKS: dict[str, str] = {"flowers": "mcr-flowers.onnx", "characters": "mcr-characters.onnx"}
+SECOND_LOOKS: dict[str, str] = {name: f"mcr-{name}.onnx" for name in models.SECOND_LOOK_FACES}
 """The second-look readers (`FaceReader.second_look`) a `Detector` loads beside the face reader: a name and
 the shipped file of each, a reader of a few faces the face reader confuses (flowers and seasons; the 萬
 characters), at a larger size."""

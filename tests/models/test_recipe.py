@@ -84,7 +84,6 @@ def test_each_second_look_is_recorded_and_shipped_with_its_classes(name: str, co
     from models import SECOND_LOOK_RECIPES, faces
     from vision.faces import SECOND_LOOKS, FaceReader, default_face_model_path
 
-    assert set(SECOND_LOOK_RECIPES) == set(SECOND_LOOKS)  # `mcr train` and the detector name them alike
     plan = json.loads(SECOND_LOOK_RECIPES[name].read_text())
     assert faces.reader_classes(plan) == codes
     assert plan["size"] > json.loads(faces.RECIPE.read_text())["size"]  # a closer look than the face reader's
