@@ -10,7 +10,8 @@ any jitter. A recipe with ``init`` (a reader's compact weights file) continues t
 from scratch. ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
 ``models/<model>.onnx`` (the recipe's ``model``: ``mcr-faces``; softmax output, metadata ``classes``,
 ``version``, ``recipe``) and the weights as fp16 in ``models/<model>.pt``. A recipe with ``classes`` trains
-a reader of those faces only (``models/recipe-flowers.json``: the flowers and seasons, at 96 px).
+a reader of those faces only, a second look (``models/recipe-flowers.json``, ``recipe-characters.json``:
+the flowers and seasons, the characters, at 96 px).
 """
 
 from __future__ import annotations

@@ -270,9 +270,10 @@ class Detector:
             kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
-            faces = in_tile_order(self.faces(image, xyxy[readers]), self.faces.tile_index)
+            read = xyxy[readers]
+            faces = in_tile_order(self.faces(image, read), self.faces.tile_index)
             for reader in self.second_looks.values():  # each rereads the crops read mostly as its faces
-                faces = reader.second_look(image, xyxy[readers], faces)
+                faces = reader.second_look(image, read, faces)
             scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
