@@ -37,7 +37,7 @@ def export(
         local = Path(tmp) / "weights.pt"
         shutil.copy(weights, local)
         strip_optimizer(str(local))
-        exported = Path(YOLO(str(local)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=False))
+        exported = Path(YOLO(str(local)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=True))
         model = onnx.load(str(exported))
         names = list(ast.literal_eval(next(p.value for p in model.metadata_props if p.key == "names")).values())
         if names != list(CLASS_NAMES):

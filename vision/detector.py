@@ -64,26 +64,30 @@ def _scaled(length: int, scale: float) -> int:
 
 @dataclass(frozen=True)
 class Letterbox:
-    """How an image fits the square model input: ``input = original * scale + (left, top)``."""
+    """How an image fits the model input (``height`` × ``width``): ``input = original * scale + (left, top)``."""
 
     scale: float
     left: int
     top: int
+    height: int
+    width: int
 
     @classmethod
-    def fit(cls, height: int, width: int, size: int) -> Letterbox:
-        """Aspect ratio kept, padding split as Ultralytics splits it (the odd pixel right/bottom)."""
+    def fit(cls, height: int, width: int, size: int, stride: int | None = None) -> Letterbox:
+        """Aspect ratio kept, the long side at ``size``, padding split as Ultralytics splits it (the odd
+        pixel right/bottom): to a ``size`` square, or with ``stride`` only up to its next multiple."""
         scale = min(size / height, size / width)
-        pad_x, pad_y = (size - _scaled(width, scale)) / 2, (size - _scaled(height, scale)) / 2
-        return cls(scale, round(pad_x - 0.1), round(pad_y - 0.1))
+        new_w, new_h = _scaled(width, scale), _scaled(height, scale)
+        in_w, in_h = (size, size) if stride is None else (-(-new_w // stride) * stride, -(-new_h // stride) * stride)
+        return cls(scale, round((in_w - new_w) / 2 - 0.1), round((in_h - new_h) / 2 - 0.1), in_h, in_w)
 
-    def apply(self, image: np.ndarray, size: int) -> np.ndarray:
-        """The image resized and padded to ``size``×``size``."""
+    def apply(self, image: np.ndarray) -> np.ndarray:
+        """The image resized and padded to the input's ``height`` × ``width``."""
         height, width = image.shape[:2]
         new_w, new_h = _scaled(width, self.scale), _scaled(height, self.scale)
         if (new_w, new_h) != (width, height):
             image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
-        bottom, right = size - new_h - self.top, size - new_w - self.left
+        bottom, right = self.height - new_h - self.top, self.width - new_w - self.left
         return cv2.copyMakeBorder(
             image, self.top, bottom, self.left, right, cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3
         )
@@ -250,15 +254,23 @@ class Detector:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
         return self.read(image, self.locate(image))
 
-    def locate(self, image: np.ndarray) -> Located:
+    @property
+    def stride(self) -> int | None:
+        """The multiple of which a free-shaped model's input sides are; None for a fixed square input,
+        which reads every image at ``size``."""
+        return self._model.stride
+
+    def locate(self, image: np.ndarray, side: int | None = None) -> Located:
         """Where the detector sees tiles in a BGR image, before the face reader reads them: enough to
-        decide whether the photo must be read again zoomed (`vision.zoom`), at the cost of the detector only."""
+        decide whether the photo must be read again zoomed (`vision.zoom`), at the cost of the detector only.
+        ``side``: the input's long side, when not the model's ``size`` (a free-shaped model only)."""
         if image.ndim != 3 or image.shape[2] != 3:
             raise ValueError(f"expected a colour image (h, w, 3), got shape {image.shape}")
+        if side is not None and side != self.size and self.stride is None:
+            raise ValueError(f"this model reads a fixed {self.size}x{self.size} input, not one of side {side}")
         height, width = image.shape[:2]
-        box = Letterbox.fit(height, width, self.size)
-        square = box.apply(image, self.size)
-        output = self._model.run(to_blob(square[None]))[0]
+        box = Letterbox.fit(height, width, side or self.size, self.stride)
+        output = self._model.run(to_blob(box.apply(image)[None]))[0]
         xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det)
         return Located(box.to_original(xyxy, height, width), in_tile_order(class_scores, self._model.tile_index))
 

@@ -38,11 +38,13 @@ def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], axis=1)
 
 
-def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True) -> TileDetections:
+def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
+                tile: float | None = None) -> TileDetections:
     """The tiles found in the photo turned ``turns`` quarter turns, one reading per tile, in the photo's
-    pixels; ``zoom``: small tiles read again zoomed (`vision.zoom`), else the detector's one pass."""
+    pixels; ``zoom``: small tiles read again zoomed (`vision.zoom`, ``tile`` their size when known), else
+    the detector's one pass."""
     turned = np.ascontiguousarray(np.rot90(image, turns))
-    found = merge_overlaps(detect_tiles(turned, detector) if zoom else detector(turned))
+    found = merge_overlaps(detect_tiles(turned, detector, tile) if zoom else detector(turned))
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
 
 
@@ -112,13 +114,14 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
     first = upright if upright is not None else read_turned(image, detector, 0, zoom)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height
-    part = image
+    part, tile = image, None
     if zoom and len(first):
         tile = tile_size(first.xyxy)
         x0, y0, x1, y1 = tiles_region(first.xyxy, round(CONTEXT * tile), width, height)
         part = image[y0:y1, x0:x1]
         if tile > TILE_PIXELS:
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
+            tile = TILE_PIXELS
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
-    turned = [read_turned(part, detector, k, zoom) for k in OTHER_TURNS]
+    turned = [read_turned(part, detector, k, zoom, tile) for k in OTHER_TURNS]
     return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)], floor)

@@ -1,7 +1,8 @@
 """Detection at a useful size: a hand is often a thin strip in a large photo, and the detector reads
 its input at a few hundred pixels. When the first pass finds small tiles, the region holding them is
-read again in windows just large enough that its tiles reach a useful size in the model's input (one
-window when the region allows, else overlapping windows along the strip, only where tiles were found).
+read again so that its tiles reach a useful size in the model's input: in one pass at a larger input
+when the detector's input is free-shaped and the region fits `MAX_SIDE`, else in windows just large
+enough (one when the region allows, else overlapping windows along the strip, only where tiles were found).
 When the first pass finds (almost) nothing in a large photo, the tiles may be too small to be seen at
 all: the photo is read again in overlapping quarters.
 A tile cut by a window's edge is dropped there: the overlap guarantees another window holds it whole.
@@ -22,6 +23,8 @@ MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of over
 # held-out real hands exactly where 1.4 read 28).
 MIN_GAIN = 1.1
 MAX_WINDOWS = 6  # at most this many extra passes
+MAX_SIDE = 2.0  # times the model's side: the longest input a free-shaped detector reads a zoomed region at
+# (a 12-MP photo's hand strip: one 864x224 input in place of two 448x224 windows)
 EDGE = 2.0  # pixels: a box this close to a window's inner edge is cut by it
 FEW = 3  # a first pass finding fewer tiles than this in a large photo looks again in quarters
 BLIND = 3.0  # "large": the long side at least this many times the model's input
@@ -77,14 +80,28 @@ def tiles_region(xyxy: np.ndarray, margin: int, width: int, height: int) -> tupl
     return x0, y0, x1, y1
 
 
-def detect_tiles(image: np.ndarray, detector: Detector) -> TileDetections:
+def zoomed_side(length: float, tile: float, detector: Detector) -> int | None:
+    """The input side at which ``length`` photo pixels show tiles of ``tile`` pixels at `MIN_SIDE` (never
+    under the model's side); None when that is past what one pass may read (`MAX_SIDE`, or any side but
+    its own for a fixed-square model)."""
+    side = max(detector.size, math.ceil(length * MIN_SIDE / tile))
+    limit = detector.size if detector.stride is None else MAX_SIDE * detector.size
+    return side if side <= limit else None
+
+
+def detect_tiles(image: np.ndarray, detector: Detector, tile: float | None = None) -> TileDetections:
     """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, after
     a look in quarters of a large photo where the first pass found (almost) nothing (the quarters too
     may show the tiles small). The passes only locate the tiles (`Detector.locate`); the faces are read
     once, from the photo itself, for the last pass's tiles: the face reader never reads a pass that a
     zoomed one replaces. A tile found in two overlapping windows is one to the reading's NMS when both
-    boxes read alike; read as two faces it comes back twice, and `vision.overlaps` keeps one."""
+    boxes read alike; read as two faces it comes back twice, and `vision.overlaps` keeps one.
+    ``tile``: the tiles' size when known (a region of a photo whose tiles were found before, turned):
+    one pass at the side that shows them at `MIN_SIDE`, when one pass may read it."""
     height, width = image.shape[:2]
+    side = None if tile is None else zoomed_side(max(height, width), tile, detector)
+    if side is not None:
+        return detector.read(image, detector.locate(image, side))
     seen = max(height, width)  # photo pixels the model's input spanned
     located = detector.locate(image)
     if len(located.tiles(detector.iou)) < FEW and seen >= BLIND * detector.size:
@@ -106,6 +123,9 @@ def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int)
     height, width = image.shape[:2]
     margin = round(MARGIN * tile * 1.4)  # tiles are deeper than wide
     x0, y0, x1, y1 = tiles_region(tiles, margin, width, height)
+    one_pass = zoomed_side(max(x1 - x0, y1 - y0), tile, detector)
+    if one_pass is not None:
+        return detector.read(image, detector.locate(image[y0:y1, x0:x1], one_pass).shifted(x0, y0))
     centres = (tiles[:, :2] + tiles[:, 2:]) / 2
     windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]

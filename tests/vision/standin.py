@@ -14,8 +14,9 @@ class StandIn:
     """Locating is the stand-in's call (its faces become the scores located); reading gives them back."""
 
     iou = 0.6
+    stride: int | None = None  # a fixed square input, unless a test frees it
 
-    def locate(self, image: np.ndarray) -> Located:
+    def locate(self, image: np.ndarray, side: int | None = None) -> Located:
         reading: TileDetections = self(image)  # type: ignore[operator]  # the subclass's reading
         scores = np.zeros((len(reading), len(TILES)), np.float32)
         rows = np.arange(len(reading))

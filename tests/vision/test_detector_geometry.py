@@ -18,22 +18,38 @@ from vision.detector import (
 )
 
 
+@pytest.mark.parametrize("stride", [None, 32])
 @pytest.mark.parametrize(("height", "width"), [(480, 640), (1000, 300), (333, 777), (64, 64)])
-def test_letterbox_round_trip_and_padding(height: int, width: int) -> None:
+def test_letterbox_round_trip_and_padding(height: int, width: int, stride: int | None) -> None:
     size = 480
-    box = Letterbox.fit(height, width, size)
+    box = Letterbox.fit(height, width, size, stride)
     image = np.full((height, width, 3), 200, np.uint8)
-    square = box.apply(image, size)
-    assert square.shape == (size, size, 3)
+    fitted = box.apply(image)
+    assert fitted.shape == (box.height, box.width, 3) and max(fitted.shape) == size
     # The image sits at (left, top) and the rest is padding grey.
-    assert square[box.top + 1, box.left + 1, 0] == 200
+    assert fitted[box.top + 1, box.left + 1, 0] == 200
     if box.left:
-        assert square[size // 2, box.left - 1, 0] == 114
+        assert fitted[box.height // 2, box.left - 1, 0] == 114
     if box.top:
-        assert square[box.top - 1, size // 2, 0] == 114
+        assert fitted[box.top - 1, box.width // 2, 0] == 114
     original = np.array([[10, 20, width - 5, height - 7]], np.float32)
     in_input = original * box.scale + [box.left, box.top, box.left, box.top]
     np.testing.assert_allclose(box.to_original(in_input, height, width), original, atol=1e-3)
+
+
+@pytest.mark.parametrize(("height", "width", "side", "shape"), [
+    (300, 600, 480, (256, 480)),  # 240 rows of photo, padded to the next multiple of 32
+    (1000, 300, 480, (480, 160)),  # 144 columns -> 160
+    (473, 1005, 448, (224, 448)),  # a 12-MP photo's zoom window: half the square's pixels
+    (520, 1251, 556, (256, 576)),  # read past the model's side (a zoomed pass)
+])
+def test_a_free_shaped_input_is_padded_only_to_the_stride(height: int, width: int, side: int,
+                                                          shape: tuple[int, int]) -> None:
+    box = Letterbox.fit(height, width, side, 32)
+    assert (box.height, box.width) == shape
+    assert box.apply(np.zeros((height, width, 3), np.uint8)).shape == (*shape, 3)
+    padding = np.array([box.width, box.height]) - np.round(np.array([width, height]) * box.scale)
+    assert (padding >= 0).all() and (padding < 32).all()
 
 
 def test_boxes_are_clipped_to_the_image() -> None:
@@ -143,5 +159,6 @@ def test_detector_settings_are_checked_before_loading(threads: int, conf: float)
 @pytest.mark.parametrize(("height", "width"), [(1, 3000), (3000, 1), (2, 5000)])
 def test_letterbox_of_a_thin_strip_is_a_valid_input(height: int, width: int) -> None:
     box = Letterbox.fit(height, width, 448)
-    out = box.apply(np.zeros((height, width, 3), np.uint8), 448)
-    assert out.shape == (448, 448, 3)
+    assert box.apply(np.zeros((height, width, 3), np.uint8)).shape == (448, 448, 3)
+    box = Letterbox.fit(height, width, 448, 32)
+    assert box.apply(np.zeros((height, width, 3), np.uint8)).shape == ((32, 448, 3) if height < width else (448, 32, 3))

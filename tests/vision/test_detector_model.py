@@ -30,7 +30,7 @@ def held_out_hand_photo() -> Path:
 
 def test_metadata(detector: Detector) -> None:
     assert detector.classes == CLASS_NAMES
-    assert detector.size % 32 == 0
+    assert detector.size % 32 == 0 and detector.stride == 32  # free-shaped: a strip costs a strip's input
 
 
 def test_non_square_photo_maps_back_to_its_pixels(detector: Detector) -> None:
@@ -40,6 +40,9 @@ def test_non_square_photo_maps_back_to_its_pixels(detector: Detector) -> None:
     assert len(found) > 0
     assert (found.xyxy[:, [0, 2]] <= 1280).all() and (found.xyxy[:, [1, 3]] <= 480).all()
     assert found.xyxy[:, 2].max() > 640  # boxes spread over the whole width, not the model's input
+    larger = detector.locate(wide, side=2 * detector.size)  # a zoomed pass: the same tiles, same pixels
+    assert abs(len(larger.tiles(detector.iou)) - len(detector.locate(wide).tiles(detector.iou))) <= 3
+    assert (larger.xyxy[:, [0, 2]] <= 1280).all() and larger.xyxy[:, 2].max() > 640
 
 
 def test_mcr_detect_json_contract_and_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

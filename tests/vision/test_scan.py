@@ -62,6 +62,11 @@ class SmallTiles(StandIn):
         self.photo, self.truth = photo, truth
         self.inputs: list[tuple[int, ...]] = []
         self.faces_read = 0  # readings of located tiles (`read`): the zoomed windows' tiles are read at once
+        self.sides: list[int | None] = []  # the input side each pass asked for (None: the model's own)
+
+    def locate(self, image: np.ndarray, side: int | None = None) -> Located:
+        self.sides.append(side)
+        return super().locate(image, side)
 
     def read(self, image: np.ndarray, located: Located) -> TileDetections:
         self.faces_read += 1
@@ -105,6 +110,25 @@ def test_a_long_strip_is_read_in_overlapping_windows() -> None:
     assert len(detector.inputs) >= 3 and all(max(shape) <= 640 for shape in detector.inputs[1:])
     assert _same_boxes(result.detections, truth)  # tiles cut by a window's edge are dropped there
     assert result.hand is not None and format_hand(result.hand) == LONG_NOTATION
+
+
+def test_a_free_shaped_detector_reads_the_region_in_one_larger_pass() -> None:
+    """A detector whose input is free-shaped (as the shipped one) reads the strip of small tiles in one
+    pass at a side past its own instead of in windows; read from its four sides, each other turn of the
+    tiles' region is one pass too, the tiles' size known from the first reading."""
+    truth = shoot(lay(LONG_HAND), 0, scale=40)
+    photo = np.zeros((3000, 4000, 3), np.uint8)
+    detector = SmallTiles(photo, truth)
+    detector.size, detector.stride = 448, 32
+    result = scan(photo, detector, Situation())  # type: ignore[arg-type]
+    assert len(detector.inputs) == 2 and detector.sides[0] is None
+    assert detector.sides[1] is not None and 448 < detector.sides[1] <= 2 * 448
+    assert _same_boxes(result.detections, truth)
+    assert result.hand is not None and format_hand(result.hand) == LONG_NOTATION
+    turned = SmallTiles(photo, truth)
+    turned.size, turned.stride = 448, 32
+    scan(photo, turned, Situation(), all_sides=True)  # type: ignore[arg-type]
+    assert len(turned.inputs) == 5 and all(side is not None for side in turned.sides[1:])
 
 
 def test_scan_cli_reads_the_shipped_example(capsys: pytest.CaptureFixture[str]) -> None:
