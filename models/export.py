@@ -59,9 +59,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-compact", action="store_true", help="write the ONNX model only")
     parser.add_argument("--recipe", type=Path, default=SHIPPED, help="the recipe the weights were trained with")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
+    parser.add_argument("--imgsz", type=int, help="the long side the detector reads at (default: the recipe's; "
+                        "the input is free-shaped, so weights trained at 640 may be read at 448)")
     args = parser.parse_args(argv)
     offline_ultralytics(ROOT / "data" / "yolo_config")
-    export(args.weights, args.onnx, None if args.no_compact else args.compact, args.note, args.recipe)
+    export(args.weights, args.onnx, None if args.no_compact else args.compact, args.note, args.recipe, args.imgsz)
     print(f"wrote {args.onnx}" + ("" if args.no_compact else f" and {args.compact}"))
     return 0
 

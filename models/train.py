@@ -32,12 +32,22 @@ def offline_ultralytics(config_dir: Path) -> None:
     font_dir.mkdir(parents=True, exist_ok=True)
     font = font_dir / "Arial.ttf"
     if not font.exists():
-        candidates = sorted(Path("/usr/share/fonts").rglob("*.ttf"))
+        candidates = sorted(Path("/usr/share/fonts").rglob("*.ttf")) or _matplotlib_fonts()
         if not candidates:
             raise SystemExit("no TrueType font under /usr/share/fonts for Ultralytics' plots (apt-get install fonts-dejavu-core)")
         shutil.copy(candidates[0], font)
     os.environ["YOLO_CONFIG_DIR"] = str(config_dir)
     os.environ["YOLO_OFFLINE"] = "1"
+
+
+def _matplotlib_fonts() -> list[Path]:
+    """The TrueType fonts matplotlib (an Ultralytics dependency) ships: a machine without system fonts
+    (a lent GPU machine) has these."""
+    try:
+        import matplotlib
+    except ImportError:
+        return []
+    return sorted(Path(matplotlib.get_data_path()).rglob("*.ttf"))
 
 
 def initial_weights(recipe: dict[str, Any], work: Path) -> Path:
@@ -123,7 +133,7 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, ini
         name=run_dir.name,
         exist_ok=True,
         pretrained=init is not None,
-        device="cpu",
+        device=recipe.get("device", "cpu"),
         plots=False,
         **recipe["train"],
         **recipe["augmentation"],

@@ -144,3 +144,33 @@ def test_a_reader_of_a_few_faces_starts_from_their_rows_of_a_whole_reader(tmp_pa
     assert reader.classes == ("3m", "2m") and reader.size == 32
     image = cv2.imread(str(tmp_path / "scenes" / "images" / "scene0.png"))
     assert reader(image, np.array([[8, 60, 32, 94], [37, 60, 61, 94]], np.float32)).shape == (2, 2)
+
+
+def test_the_lent_gpu_run_trains_from_a_carried_folder_on_the_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`models.device run --smoke`: carried faces unpacked into a cache of its own, scenes rendered in
+    their style, the carried photos as the real set, a few batches from the shipped stage, and the
+    compact checkpoint left where the device tool fetches files from, exportable as any stage."""
+    from datasets.faces import BY_NAME, FACE_CODES, FACE_H, FACE_W
+    from models.device import GPU_RECIPE, run
+
+    monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path / "cache"))  # restored after: the run sets its own
+    carried = tmp_path / "carry"
+    style = carried / "faces" / BY_NAME["font-ukai"].cache.name
+    style.mkdir(parents=True)
+    for k, code in enumerate(FACE_CODES):  # a plain face per code, told apart by its grey and its text
+        face = np.full((FACE_H, FACE_W, 3), 200 + k % 50, np.uint8)
+        cv2.putText(face, code, (10, FACE_H // 2), cv2.FONT_HERSHEY_SIMPLEX, 1.5, (30, 30, 160), 3)
+        cv2.imwrite(str(style / f"{code}.webp"), face)
+    (carried / "real" / "images").mkdir(parents=True)
+    (carried / "real" / "labels").mkdir()
+    for seed in range(3):
+        draw_scene(seed, carried / "real" / "images", carried / "real" / "labels")
+    out = tmp_path / "out"
+    compact = run(carried, out, GPU_RECIPE, smoke=True, work=tmp_path / "work")
+    assert compact.stat().st_size < 8_000_000 and (out / "results.csv").exists()
+    assert len(list((tmp_path / "work" / "synth-smoke" / "images").iterdir())) == 8
+    assert sorted(p.name for p in (tmp_path / "work" / "real" / "images" / "train").iterdir()) == \
+        [f"scene{seed}.png" for seed in range(3)]
+    export(compact, tmp_path / "gpu.onnx", None, note="smoke", recipe_file=GPU_RECIPE)
+    detector = Detector(tmp_path / "gpu.onnx", faces=False)
+    assert detector.size == json.loads(GPU_RECIPE.read_text())["train"]["imgsz"] and detector.stride == 32

@@ -1,0 +1,225 @@
+"""A detector training run on a lent GPU machine (the `device` tool), prepared here, run there in one call.
+
+That machine is bare and offline: Python with torch, torchvision, OpenCV and numpy, but no Ultralytics, no
+tile art (our styles come from Debian packages) and no ../shared; and what travels is the working tree plus
+carried folders, 64 MiB in all, of which the repository takes ~51 MB. So:
+
+- ``python -m models.device pack`` (here, after ``mcr train --prepare-only``) writes ``carry/`` (ignored by
+  git): Ultralytics' wheels, the training styles' rendered faces and one copy of each real training photo
+  (the held-out ones are not in ``data/real/images/train``), as WebP (a third smaller than JPEG at a like
+  quality: 27 KB a 640-px photo at 75), re-encoded to fit `BUDGET`;
+- ``python -m models.device run --out $OUT`` (there) unpacks them, renders the recipe's synthetic scenes on
+  the machine's cores, trains the recipe (``models/recipe-gpu.json``: stage 5 continued at 640 px) on the
+  GPU and leaves the compact checkpoint ``last.pt``, ``results.csv`` and ``args.yaml`` in ``--out``;
+- back here, ``python -m models.export <files_at>/last.pt --recipe models/recipe-gpu.json`` and
+  ``mcr eval`` as for any stage (model card, "Training on a lent GPU").
+
+``run --smoke`` does the same on the CPU with a few photos, scenes and batches: the check this module
+gets on a machine without a GPU (the training-smoke environment of ``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+from models.real_data import source_name
+from models.train import ROOT, offline_ultralytics, stage_weights, train
+
+CARRY = ROOT / "carry"
+GPU_RECIPE = ROOT / "models" / "recipe-gpu.json"
+TRAVELS = 64 * 2**20  # bytes the working tree and the carried folders may take together
+MARGIN = 1_000_000  # bytes left free under that: the tree may grow a little before the call
+WHEELS = ("ultralytics==8.4.190", "ultralytics-thop==2.2.3")  # what the train extra was tested with here
+QUALITIES = (90, 80, 75, 70, 60, 50)  # WebP qualities tried for the real photos, best first, until they fit
+FACE_QUALITY = 85  # WebP quality of the carried faces (2.2 MB for the 19 training styles)
+VAL_PHOTOS = 40  # carried photos Ultralytics' last-epoch validation reads there (the held-out are read here)
+
+
+def one_per_source(images: list[Path]) -> list[Path]:
+    """The first copy (by name) of each source photo: Roboflow's augmented copies of a photo differ by
+    little that Ultralytics' own augmentation does not also do, and the budget holds a third of them."""
+    chosen: dict[str, Path] = {}
+    for image in sorted(images):
+        chosen.setdefault(source_name(image), image)
+    return list(chosen.values())
+
+
+def pack_photos(images: list[Path], labels: Path, out: Path, budget: int) -> tuple[int, int]:
+    """The photos re-encoded into ``out/images`` (labels into ``out/labels``) at the best of `QUALITIES`
+    whose total, labels included, fits ``budget`` bytes; at the lowest, as many photos as fit. Returns
+    (photos, quality)."""
+    label_bytes = [(labels / f"{p.stem}.txt").stat().st_size for p in images]
+    for quality in QUALITIES:
+        encoded = [cv2.imencode(".webp", cv2.imread(str(p)), [cv2.IMWRITE_WEBP_QUALITY, quality])[1] for p in images]
+        if sum(e.nbytes for e in encoded) + sum(label_bytes) <= budget or quality == QUALITIES[-1]:
+            break
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    used = kept = 0
+    for image, data, label in zip(images, encoded, label_bytes):
+        used += data.nbytes + label
+        if used > budget:
+            break
+        (out / "images" / f"{image.stem}.webp").write_bytes(data.tobytes())
+        shutil.copy(labels / f"{image.stem}.txt", out / "labels" / f"{image.stem}.txt")
+        kept += 1
+    return kept, quality
+
+
+def pack_faces(out: Path) -> int:
+    """Every training style's faces (the held-out styles stay here) as WebP, by the style's cache name."""
+    from datasets import faces
+
+    size = 0
+    for style in faces.installed():
+        if style.name in faces.HELD_OUT:
+            continue
+        folder = out / style.cache.name
+        folder.mkdir(parents=True, exist_ok=True)
+        for code, image in style.faces().items():
+            data = cv2.imencode(".webp", image, [cv2.IMWRITE_WEBP_QUALITY, FACE_QUALITY])[1]
+            (folder / f"{code}.webp").write_bytes(data.tobytes())
+            size += data.nbytes
+    return size
+
+
+def carry_budget() -> int:
+    """Bytes left for the carried folder: what travels anyway is every file git tracks or would add
+    (tracked, and untracked but not ignored)."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    tree = sum((ROOT / name).stat().st_size for name in listed if name and (ROOT / name).is_file())
+    return TRAVELS - tree - MARGIN
+
+
+def pack(out: Path, real: Path, budget: int | None = None) -> dict[str, Any]:
+    """Write the carried folder (see the module's docstring) within ``budget`` bytes (default: what the
+    working tree leaves, `carry_budget`); a clear error when data/real is missing."""
+    budget = carry_budget() if budget is None else budget
+    train_images = real / "images" / "train"
+    if not train_images.is_dir():
+        raise SystemExit(f"{train_images} missing: build it first with `uv run mcr train --prepare-only`")
+    if out.exists():
+        shutil.rmtree(out)
+    wheels = out / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+                    "-d", str(wheels), *WHEELS], check=True)
+    wheel_bytes = sum(p.stat().st_size for p in wheels.iterdir())
+    face_bytes = pack_faces(out / "faces")
+    photos = one_per_source(list(train_images.glob("*.jpg")))
+    kept, quality = pack_photos(photos, real / "labels" / "train", out / "real", budget - wheel_bytes - face_bytes)
+    summary = {"wheels": WHEELS, "wheel_bytes": wheel_bytes, "face_bytes": face_bytes, "photos": kept,
+               "sources": len(photos), "webp_quality": quality, "budget": budget,
+               "bytes": sum(p.stat().st_size for p in out.rglob("*") if p.is_file())}
+    (out / "manifest.json").write_text(json.dumps(summary, indent=1))
+    return summary
+
+
+def unpack_faces(carried: Path) -> None:
+    """The carried faces into the face cache, as PNG where the generator reads them."""
+    from datasets.faces import cache_root
+
+    for folder in sorted(p for p in carried.iterdir() if p.is_dir()):
+        target = cache_root() / folder.name
+        target.mkdir(parents=True, exist_ok=True)
+        codes = sorted(p.stem for p in folder.glob("*.webp"))
+        for code in codes:
+            cv2.imwrite(str(target / f"{code}.png"), cv2.imread(str(folder / f"{code}.webp")))
+        (target / "codes").write_text("\n".join(codes))
+
+
+def real_dataset(carried: Path, work: Path) -> Path:
+    """``work/real`` as `models.train` expects it, from the carried photos: all of them to train on,
+    the first `VAL_PHOTOS` also as the validation Ultralytics runs after its last epoch."""
+    from datasets.formats.yolo import names_yaml
+
+    real = work / "real"
+    for split, count in (("train", None), ("val", VAL_PHOTOS)):
+        for kind in ("images", "labels"):
+            target = real / kind / split
+            target.mkdir(parents=True, exist_ok=True)
+            for path in sorted((carried / kind).iterdir())[:count]:
+                shutil.copy(path, target / path.name)
+    (real / "data.yaml").write_text(f"path: {real.resolve()}\ntrain: images/train\nval: images/val\n{names_yaml()}")
+    return real
+
+
+def scenes(synthetic: dict[str, Any]) -> None:
+    """The recipe's synthetic scenes, rendered on every core in every carried style (the command it
+    records, run in-process)."""
+    from datasets import faces
+    from datasets.generate import Job, generate
+
+    styles = tuple(s.name for s in faces.SOURCES if s.name not in faces.HELD_OUT and s.cache.exists())
+    job = Job(ROOT / synthetic["folder"], synthetic["seed"], styles)
+    made = generate(job, synthetic["images"], workers=os.cpu_count() or 1)
+    print(f"{made} scenes in {len(styles)} styles -> {job.out}", flush=True)
+
+
+def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: Path = ROOT / "data" / "device") -> Path:
+    """On the lent machine: unpack, render, train, and leave what comes back in ``out``; returns the
+    compact checkpoint. ``smoke``: the whole path on a CPU in a minute (few scenes, small images, one
+    epoch)."""
+    from models.train import data_yaml_for
+
+    recipe = json.loads(recipe_path.read_text())
+    os.environ["MCR_LENS_CACHE"] = str(work / "cache")  # the carried faces only, never a local cache's
+    if smoke:
+        recipe["data"]["synthetic"].update(folder=str(work / "synth-smoke"), images=8)
+        recipe.update(device="cpu", torch_threads=2)
+        recipe["train"].update(imgsz=128, epochs=1, batch=4, workers=0, time=None, cache=False)
+    offline_ultralytics(work / "yolo_config")
+    from ultralytics.engine import trainer
+
+    trainer.check_amp = lambda model: True  # its check downloads a model to compare with; offline, trust AMP
+    unpack_faces(carried / "faces")
+    scenes(recipe["data"]["synthetic"])
+    real_dataset(carried / "real", work)
+    run_dir = train(recipe, data_yaml_for(recipe, work), work, resume=False, init=stage_weights(recipe))
+    compact(run_dir / "weights" / "last.pt", out / "last.pt")
+    for name in ("results.csv", "args.yaml"):
+        if (run_dir / name).exists():
+            shutil.copy(run_dir / name, out / name)
+    return out / "last.pt"
+
+
+def compact(weights: Path, target: Path) -> None:
+    """The EMA weights alone in fp16 (what `models.export` and a later stage read), a few MB."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(weights, target)
+    strip_optimizer(str(target))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.device", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    packing = sub.add_parser("pack", help="write carry/ here")
+    packing.add_argument("--out", type=Path, default=CARRY)
+    packing.add_argument("--real", type=Path, default=ROOT / "data" / "real", help="`mcr train --prepare-only`'s folder")
+    running = sub.add_parser("run", help="train on the lent machine")
+    running.add_argument("--carry", type=Path, default=CARRY)
+    running.add_argument("--out", type=Path, required=True, help="where the checkpoint and results go ($OUT)")
+    running.add_argument("--recipe", type=Path, default=GPU_RECIPE)
+    running.add_argument("--smoke", action="store_true", help="a minute on the CPU: checks the path, trains nothing")
+    args = parser.parse_args(argv)
+    if args.command == "pack":
+        print(json.dumps(pack(args.out, args.real)))
+    else:
+        run(args.carry, args.out, args.recipe, args.smoke)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,49 @@
+"""What `models.device pack` carries to a lent GPU machine: one copy of each real photo, within the budget
+the working tree leaves (the run there is smoke-tested in tests/models/test_training_smoke.py)."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.device import QUALITIES, TRAVELS, carry_budget, one_per_source, pack_photos
+
+
+def photos(folder: Path, names: list[str]) -> list[Path]:
+    """Noisy 320-px photos (noise compresses badly: quality matters to their size) and their labels."""
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    rng = np.random.default_rng(0)
+    for name in names:
+        cv2.imwrite(str(folder / "images" / f"{name}.jpg"), rng.integers(0, 255, (320, 320, 3), np.uint8))
+        (folder / "labels" / f"{name}.txt").write_text("4 0.5 0.5 0.1 0.2\n")
+    return sorted((folder / "images").iterdir())
+
+
+def test_one_copy_of_each_source_photo(tmp_path: Path) -> None:
+    names = ["hand_001_jpg.rf.b", "hand_001_jpg.rf.a", "IMG_7_jpg.rf.c", "hand_002_jpg.rf.z"]
+    chosen = one_per_source(photos(tmp_path, names))
+    assert sorted(p.stem for p in chosen) == ["IMG_7_jpg.rf.c", "hand_001_jpg.rf.a", "hand_002_jpg.rf.z"]
+
+
+def test_photos_are_packed_within_the_budget_lowering_quality_first(tmp_path: Path) -> None:
+    images = photos(tmp_path / "src", [f"p{i}_jpg.rf.x" for i in range(6)])
+    def size(quality: int) -> int:
+        return sum(len(cv2.imencode(".webp", cv2.imread(str(p)), [cv2.IMWRITE_WEBP_QUALITY, quality])[1])
+                   for p in images)
+
+    best, lowest = size(QUALITIES[0]), size(QUALITIES[-1])
+    kept, quality = pack_photos(images, tmp_path / "src" / "labels", tmp_path / "roomy", best + 1000)
+    assert (kept, quality) == (6, QUALITIES[0])
+    kept, quality = pack_photos(images, tmp_path / "src" / "labels", tmp_path / "tight", lowest + 1000)
+    assert kept == 6 and QUALITIES[-1] <= quality < QUALITIES[0]  # all of them, at a lower quality
+    kept, quality = pack_photos(images, tmp_path / "src" / "labels", tmp_path / "tiny", lowest // 2)
+    assert 0 < kept < 6 and quality == QUALITIES[-1]  # at the lowest quality, as many as fit
+    packed = list((tmp_path / "tiny").rglob("*.*"))
+    assert sum(p.stat().st_size for p in packed) <= lowest // 2
+    assert sorted(p.suffix for p in packed) == [".txt"] * kept + [".webp"] * kept
+
+
+def test_the_budget_is_what_the_working_tree_leaves() -> None:
+    budget = carry_budget()
+    assert 0 < budget < TRAVELS - 10_000_000  # the repository itself takes tens of MB (its models)
