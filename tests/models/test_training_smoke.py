@@ -102,6 +102,18 @@ def test_face_reader_trains_exports_and_reads_beside_the_detector(tmp_path: Path
     assert probabilities.shape == (2, len(CLASS_NAMES))
     np.testing.assert_allclose(probabilities.sum(axis=1), 1.0, rtol=1e-5)
     assert (tmp_path / "faces.pt").stat().st_size < 100_000
+    crops = faces.calibration_crops(recipe, count=10)  # the shipped readers are exported quantized
+    assert crops.shape == (10, recipe["size"], recipe["size"], 3)
+    faces.export(checkpoint, recipe, tmp_path / "int8.onnx", None, note="smoke", calibration=crops)
+    quantized = FaceReader(tmp_path / "int8.onnx")
+    import onnxruntime
+
+    meta = onnxruntime.InferenceSession(str(tmp_path / "int8.onnx")).get_modelmeta().custom_metadata_map
+    assert meta["quantized"].startswith("int8")
+    assert quantized.classes == CLASS_NAMES and quantized.version == reader.version
+    int8 = quantized(image, np.array([[8, 60, 32, 94], [37, 60, 61, 94]], np.float32))
+    np.testing.assert_allclose(int8.sum(axis=1), 1.0, rtol=1e-4)
+    assert np.abs(int8 - probabilities).max() < 0.2  # one epoch's near-uniform reading, kept near
 
 
 def test_face_reader_stage_starts_from_the_reader_it_names(tmp_path: Path) -> None:
