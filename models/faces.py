@@ -247,11 +247,11 @@ def calibration_crops(recipe: dict[str, Any], count: int = CALIBRATION_CROPS) ->
 
 
 def quantize(fp32: Path, out: Path, crops: np.ndarray) -> None:
-    """The reader in int8 (QDQ: weights per channel, activations uint8 over the ranges ``crops`` give; the
-    softmax in float):
+    """The reader in int8 (QDQ: weights per channel in 7 bits, so that CPUs without VNNI, whose 8-bit dot
+    products saturate, read alike; activations uint8 over the ranges ``crops`` give; the softmax in float):
     three times faster on CPUs with VNNI (the 96-px readers: 64 -> 23 ms for 16 crops on one thread),
-    and on the held-out crops it reads the same faces (session 11: real 3,505 of 3,639 right with the
-    three readers in fp32 or int8; unseen styles 6,064 and 6,068 of 6,528)."""
+    and on the held-out crops it reads the same faces (session 11, the three readers: real 3,505 of 3,639
+    right in fp32, 3,506 in int8; unseen styles 6,064 and 6,068 of 6,528)."""
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 
@@ -264,7 +264,8 @@ def quantize(fp32: Path, out: Path, crops: np.ndarray) -> None:
             return next(batches, None)
 
     quantize_static(str(fp32), str(out), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=softmax)
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=softmax,
+                    reduce_range=True)
 
 
 def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out: Path | None, note: str,
