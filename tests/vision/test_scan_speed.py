@@ -4,7 +4,7 @@ The suite checks a loose bound (shared CI cores vary); the README's figures come
 ``uv run python -m tests.vision.test_scan_speed --runs 30`` (median of the runs, 2 inference threads):
 the example's first reading is sure; ``--all-sides`` times it read from its four sides, as a photo whose
 first reading is not sure is read; ``--real`` times the held-out real hand photos (from ../shared)
-enlarged to 12 MP, each read as `scan` decides, the median over photos.
+made 4000x3000 as the example is, each read as `scan` decides, the median over photos.
 """
 
 from __future__ import annotations
@@ -27,19 +27,14 @@ from vision.scan import SCAN_SIDE, scan_photo
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "hand.jpg"
 
 
-def twelve_megapixels() -> np.ndarray:
-    """The example photo scaled to 3000 px high (its proportions kept) and widened to 4000 px with its
-    edge pixels (a reflection would copy tiles near the edge into a second, mirrored hand)."""
-    example = cv2.imread(str(EXAMPLE))
-    width = round(example.shape[1] * 3000 / example.shape[0])
-    photo = cv2.resize(example, (width, 3000), interpolation=cv2.INTER_CUBIC)
+def twelve_megapixels(photo: np.ndarray | None = None) -> np.ndarray:
+    """A 4000x3000 phone photo from ``photo`` (default: the shipped example): scaled to 3000 px high (its
+    proportions kept) and widened to 4000 px with its edge pixels (a reflection would copy tiles near the
+    edge into a second, mirrored hand)."""
+    photo = cv2.imread(str(EXAMPLE)) if photo is None else photo
+    width = round(photo.shape[1] * 3000 / photo.shape[0])
+    photo = cv2.resize(photo, (width, 3000), interpolation=cv2.INTER_CUBIC)
     return cv2.copyMakeBorder(photo, 0, 0, (4000 - width) // 2, 4000 - width - (4000 - width) // 2, cv2.BORDER_REPLICATE)
-
-
-def enlarged(photo: np.ndarray, pixels: float = 12e6) -> np.ndarray:
-    """A photo scaled (proportions kept) to ``pixels`` pixels: a phone photo's size."""
-    scale = (pixels / (photo.shape[0] * photo.shape[1])) ** 0.5
-    return cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
 
 
 def timings(detector: Detector, photos: list[np.ndarray], all_sides: bool = False) -> tuple[list[float], ...]:
@@ -74,12 +69,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     parser.add_argument("--all-sides", action="store_true", help="read from four sides, as an unsure photo is")
-    parser.add_argument("--real", action="store_true", help="the held-out real hand photos, enlarged to 12 MP")
+    parser.add_argument("--real", action="store_true", help="the held-out real hand photos, made 4000x3000")
     args = parser.parse_args()
     if args.real:
         from tests.vision.test_scan_real import held_out_hands
 
-        photos, what = [enlarged(cv2.imread(str(path))) for path in held_out_hands()], "held-out real hand photos at 12 MP"
+        photos, what = [twelve_megapixels(cv2.imread(str(p))) for p in held_out_hands()], "held-out real hand photos at 4000x3000"
     else:
         photos, what = [twelve_megapixels()] * args.runs, "4000x3000"
     walls, cpus, decodes = timings(Detector(args.model, threads=2), photos, args.all_sides)
