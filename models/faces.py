@@ -18,10 +18,12 @@ the flowers and seasons, the characters, at 96 px).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -50,23 +52,29 @@ def reader_classes(recipe: dict[str, Any]) -> list[str]:
     return classes
 
 
-def cut_patches(folder: Path, size: int, classes: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Every labelled tile of a YOLO folder showing one of ``classes`` as a (n, p, p, 3) patch around its
-    crop, and its index in ``classes``."""
-    side = round(size * CONTEXT)
+def labelled_tiles(pairs: list[tuple[Path, Path]], classes: list[str]) -> Iterator[tuple[np.ndarray, np.ndarray, int]]:
+    """Each labelled tile of the (image, labels) pairs that shows one of ``classes``: its photo, its box
+    and its index in ``classes``."""
     index = {CLASS_NAMES.index(code): i for i, code in enumerate(classes)}
-    patches, labels = [], []
-    for image_path, label_path in yolo_pairs(folder):
+    for image_path, label_path in pairs:
         image = cv2.imread(str(image_path))
         if image is None:
             continue
         truth = read_truth(label_path, image.shape[1], image.shape[0])
         for box, cls in zip(truth.xyxy, truth.class_id.tolist(), strict=True):
-            if cls not in index:
-                continue
-            cx, cy, s = crop_window(box)
-            patches.append(square_crop(image, cx, cy, s * CONTEXT, side))
-            labels.append(index[cls])
+            if cls in index:
+                yield image, box, index[cls]
+
+
+def cut_patches(folder: Path, size: int, classes: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Every labelled tile of a YOLO folder showing one of ``classes`` as a (n, p, p, 3) patch around its
+    crop, and its index in ``classes``."""
+    side = round(size * CONTEXT)
+    patches, labels = [], []
+    for image, box, label in labelled_tiles(yolo_pairs(folder), classes):
+        cx, cy, s = crop_window(box)
+        patches.append(square_crop(image, cx, cy, s * CONTEXT, side))
+        labels.append(label)
     return np.stack(patches).reshape(-1, side, side, 3), np.array(labels, np.int64)
 
 
@@ -229,21 +237,12 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
 def calibration_crops(recipe: dict[str, Any], count: int = CALIBRATION_CROPS) -> np.ndarray:
     """Crops (n, size, size, 3) of the reader's faces, as it reads them, from photos spread evenly over
     the recipe's first training folder (the real photos)."""
-    wanted = {CLASS_NAMES.index(code) for code in reader_classes(recipe)}
     pairs = yolo_pairs(ROOT / recipe["data"]["train"][0])
-    crops: list[np.ndarray] = []
-    for image_path, label_path in pairs[::max(1, len(pairs) // 300)]:
-        image = cv2.imread(str(image_path))
-        if image is None:
-            continue
-        truth = read_truth(label_path, image.shape[1], image.shape[0])
-        crops += [square_crop(image, *crop_window(box), recipe["size"])
-                  for box, cls in zip(truth.xyxy, truth.class_id.tolist(), strict=True) if cls in wanted]
-        if len(crops) >= count:
-            break
+    tiles = labelled_tiles(pairs[::max(1, len(pairs) // 300)], reader_classes(recipe))
+    crops = [square_crop(image, *crop_window(box), recipe["size"]) for image, box, _ in itertools.islice(tiles, count)]
     if not crops:
         raise SystemExit(f"no crops of {', '.join(reader_classes(recipe))} to calibrate the int8 reader on")
-    return np.stack(crops[:count])
+    return np.stack(crops)
 
 
 def quantize(fp32: Path, out: Path, crops: np.ndarray) -> None:
