@@ -2,12 +2,12 @@
 
 That machine is bare and offline: Python with torch, torchvision, OpenCV and numpy, but no Ultralytics, no
 tile art (our styles come from Debian packages) and no ../shared; and what travels is the working tree plus
-carried folders, 64 MiB in all, of which the repository takes ~51 MB. So:
+carried folders, 64 MiB in all, most of it the repository (its models). So:
 
 - ``python -m models.device pack`` (here, after ``mcr train --prepare-only``) writes ``carry/`` (ignored by
   git): Ultralytics' wheels, the training styles' rendered faces and one copy of each real training photo
   (the held-out ones are not in ``data/real/images/train``), as WebP (a third smaller than JPEG at a like
-  quality: 27 KB a 640-px photo at 75), re-encoded to fit `BUDGET`;
+  quality: 27 KB a 640-px photo at 75), re-encoded to fit what the working tree leaves (`carry_budget`);
 - ``python -m models.device run --out $OUT`` (there) unpacks them, renders the recipe's synthetic scenes on
   the machine's cores, trains the recipe (``models/recipe-gpu.json``: stage 5 continued at 640 px) on the
   GPU and leaves the compact checkpoint ``last.pt``, ``results.csv`` and ``args.yaml`` in ``--out``;
@@ -31,8 +31,9 @@ from typing import Any
 
 import cv2
 
+from models.export import compact
 from models.real_data import source_name
-from models.train import ROOT, offline_ultralytics, stage_weights, train
+from models.train import ROOT, data_yaml_for, offline_ultralytics, stage_weights, train
 
 CARRY = ROOT / "carry"
 GPU_RECIPE = ROOT / "models" / "recipe-gpu.json"
@@ -76,18 +77,15 @@ def pack_photos(images: list[Path], labels: Path, out: Path, budget: int) -> tup
 
 
 def pack_faces(out: Path) -> int:
-    """Every training style's faces (the held-out styles stay here) as WebP, by the style's cache name."""
+    """Every training style's faces (the held-out styles stay here) as WebP, in a folder named for the style."""
     from datasets import faces
 
     size = 0
-    for style in faces.installed():
-        if style.name in faces.HELD_OUT:
-            continue
-        folder = out / style.cache.name
-        folder.mkdir(parents=True, exist_ok=True)
+    for style in (s for s in faces.installed() if s.name not in faces.HELD_OUT):
+        (out / style.name).mkdir(parents=True, exist_ok=True)
         for code, image in style.faces().items():
             data = cv2.imencode(".webp", image, [cv2.IMWRITE_WEBP_QUALITY, FACE_QUALITY])[1]
-            (folder / f"{code}.webp").write_bytes(data.tobytes())
+            (out / style.name / f"{code}.webp").write_bytes(data.tobytes())
             size += data.nbytes
     return size
 
@@ -124,17 +122,15 @@ def pack(out: Path, real: Path, budget: int | None = None) -> dict[str, Any]:
     return summary
 
 
-def unpack_faces(carried: Path) -> None:
-    """The carried faces into the face cache, as PNG where the generator reads them."""
-    from datasets.faces import cache_root
+def unpack_faces(carried: Path) -> tuple[str, ...]:
+    """The carried faces into the face cache, each style's as if rendered here (`FaceSource.store`);
+    returns the styles' names."""
+    from datasets.faces import BY_NAME
 
-    for folder in sorted(p for p in carried.iterdir() if p.is_dir()):
-        target = cache_root() / folder.name
-        target.mkdir(parents=True, exist_ok=True)
-        codes = sorted(p.stem for p in folder.glob("*.webp"))
-        for code in codes:
-            cv2.imwrite(str(target / f"{code}.png"), cv2.imread(str(folder / f"{code}.webp")))
-        (target / "codes").write_text("\n".join(codes))
+    styles = tuple(sorted(p.name for p in carried.iterdir() if p.is_dir()))
+    for name in styles:
+        BY_NAME[name].store({p.stem: cv2.imread(str(p)) for p in (carried / name).glob("*.webp")})
+    return styles
 
 
 def real_dataset(carried: Path, work: Path) -> Path:
@@ -153,24 +149,20 @@ def real_dataset(carried: Path, work: Path) -> Path:
     return real
 
 
-def scenes(synthetic: dict[str, Any]) -> None:
-    """The recipe's synthetic scenes, rendered on every core in every carried style (the command it
-    records, run in-process)."""
-    from datasets import faces
+def scenes(synthetic: dict[str, Any], styles: tuple[str, ...]) -> None:
+    """The recipe's synthetic scenes in ``styles``, rendered on every core (the command it records, run
+    in-process)."""
     from datasets.generate import Job, generate
 
-    styles = tuple(s.name for s in faces.SOURCES if s.name not in faces.HELD_OUT and s.cache.exists())
     job = Job(ROOT / synthetic["folder"], synthetic["seed"], styles)
-    made = generate(job, synthetic["images"], workers=os.cpu_count() or 1)
-    print(f"{made} scenes in {len(styles)} styles -> {job.out}", flush=True)
+    tiles = generate(job, synthetic["images"], workers=os.cpu_count() or 1)
+    print(f"{synthetic['images']} scenes, {tiles} tiles labelled, in {len(styles)} styles -> {job.out}", flush=True)
 
 
 def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: Path = ROOT / "data" / "device") -> Path:
     """On the lent machine: unpack, render, train, and leave what comes back in ``out``; returns the
     compact checkpoint. ``smoke``: the whole path on a CPU in a minute (few scenes, small images, one
     epoch)."""
-    from models.train import data_yaml_for
-
     recipe = json.loads(recipe_path.read_text())
     os.environ["MCR_LENS_CACHE"] = str(work / "cache")  # the carried faces only, never a local cache's
     if smoke:
@@ -181,8 +173,7 @@ def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: 
     from ultralytics.engine import trainer
 
     trainer.check_amp = lambda model: True  # its check downloads a model to compare with; offline, trust AMP
-    unpack_faces(carried / "faces")
-    scenes(recipe["data"]["synthetic"])
+    scenes(recipe["data"]["synthetic"], unpack_faces(carried / "faces"))
     real_dataset(carried / "real", work)
     run_dir = train(recipe, data_yaml_for(recipe, work), work, resume=False, init=stage_weights(recipe))
     compact(run_dir / "weights" / "last.pt", out / "last.pt")
@@ -190,15 +181,6 @@ def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: 
         if (run_dir / name).exists():
             shutil.copy(run_dir / name, out / name)
     return out / "last.pt"
-
-
-def compact(weights: Path, target: Path) -> None:
-    """The EMA weights alone in fp16 (what `models.export` and a later stage read), a few MB."""
-    from ultralytics.utils.torch_utils import strip_optimizer
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy(weights, target)
-    strip_optimizer(str(target))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -20,6 +20,16 @@ from scoring.tiles import CLASS_NAMES
 MODELS = ROOT / "models"
 
 
+def compact(weights: Path, target: Path) -> None:
+    """A training checkpoint reduced to its EMA weights in fp16, a few MB: what a later stage starts from
+    and what `export` exports."""
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy(weights, target)
+    strip_optimizer(str(target))
+
+
 def export(
     weights: Path, onnx_out: Path, compact_out: Path | None, note: str, recipe_file: Path = SHIPPED, imgsz: int | None = None
 ) -> None:
@@ -29,14 +39,12 @@ def export(
     trained with: a model runs best at the size it learned at."""
     import onnx
     from ultralytics import YOLO
-    from ultralytics.utils.torch_utils import strip_optimizer
 
     recipe = json.loads(recipe_file.read_text())
     imgsz = imgsz or recipe["train"]["imgsz"]
     with tempfile.TemporaryDirectory() as tmp:
         local = Path(tmp) / "weights.pt"
-        shutil.copy(weights, local)
-        strip_optimizer(str(local))
+        compact(weights, local)
         exported = Path(YOLO(str(local)).export(format="onnx", imgsz=imgsz, simplify=True, dynamic=True))
         model = onnx.load(str(exported))
         names = list(ast.literal_eval(next(p.value for p in model.metadata_props if p.key == "names")).values())

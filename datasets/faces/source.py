@@ -40,7 +40,7 @@ class FaceSource:
 
     name: str
     package: str  # the Debian package that provides the art or font
-    requires: tuple[Path, ...]  # files that must exist for the source to be usable
+    requires: tuple[Path, ...]  # files that must exist to render the faces (not once they are cached)
     render: Callable[[], Faces] = field(repr=False)
     note: str = ""
     version: int = 1  # raised when the art changes, so that faces cached before are rendered anew
@@ -51,7 +51,9 @@ class FaceSource:
 
     @property
     def installed(self) -> bool:
-        return all(p.exists() for p in self.requires)
+        """Usable here: its faces cached already (rendered here, or carried to a machine without the
+        package, `models.device`), or the files to render them present."""
+        return self.cache.exists() or all(p.exists() for p in self.requires)
 
     def faces(self) -> Faces:
         """The source's faces by tile code, rendered into the cache on first use."""
@@ -60,14 +62,14 @@ class FaceSource:
             if not self.installed:
                 raise OSError(f"tile style {self.name!r} needs the Debian package {self.package}: "
                               f"apt-get install {self.package}")
-            self._fill(folder)
+            self.store(self.render())
         codes = (folder / "codes").read_text().split()
         return {code: cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_COLOR) for code in codes}
 
-    def _fill(self, folder: Path) -> None:
-        """Render into a private folder, then rename it into place: processes starting together never
-        read a half-written cache."""
-        faces = self.render()
+    def store(self, faces: Faces) -> None:
+        """The faces into the cache: written to a private folder, then renamed into place, so processes
+        starting together never read a half-written cache."""
+        folder = self.cache
         tmp = folder.with_name(f"{folder.name}.tmp{os.getpid()}")
         tmp.mkdir(parents=True, exist_ok=True)
         for code, img in faces.items():

@@ -55,6 +55,18 @@ def test_missing_style_names_its_package(monkeypatch: pytest.MonkeyPatch, tmp_pa
         ghost.faces()
 
 
+def test_faces_stored_in_the_cache_make_a_style_usable_without_its_package(
+        monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """How a lent GPU machine (no Debian packages) draws in our styles: their faces carried and stored."""
+    monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path))
+    ghost = faces.FaceSource("ghost", "fonts-ghost", (tmp_path / "nope.ttf",), render=dict)
+    face = np.full((faces.FACE_H, faces.FACE_W, 3), 90, np.uint8)
+    ghost.store({"1m": face, "E": face + 1})
+    assert ghost.installed  # its package is still absent: the cache is enough
+    stored = ghost.faces()
+    assert sorted(stored) == ["1m", "E"] and np.array_equal(stored["E"], face + 1)
+
+
 def test_missing_report_lists_styles_and_the_install_line(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
     ghost = faces.FaceSource("ghost", "fonts-ghost", (tmp_path / "nope.ttf",), render=dict)
     here = faces.FaceSource("here", "fonts-here", (tmp_path,), render=dict)

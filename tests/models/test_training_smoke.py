@@ -162,12 +162,12 @@ def test_the_lent_gpu_run_trains_from_a_carried_folder_on_the_cpu(tmp_path: Path
     """`models.device run --smoke`: carried faces unpacked into a cache of its own, scenes rendered in
     their style, the carried photos as the real set, a few batches from the shipped stage, and the
     compact checkpoint left where the device tool fetches files from, exportable as any stage."""
-    from datasets.faces import BY_NAME, FACE_CODES, FACE_H, FACE_W
+    from datasets.faces import FACE_CODES, FACE_H, FACE_W
     from models.device import GPU_RECIPE, run
 
     monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path / "cache"))  # restored after: the run sets its own
     carried = tmp_path / "carry"
-    style = carried / "faces" / BY_NAME["font-ukai"].cache.name
+    style = carried / "faces" / "font-ukai"
     style.mkdir(parents=True)
     for k, code in enumerate(FACE_CODES):  # a plain face per code, told apart by its grey and its text
         face = np.full((FACE_H, FACE_W, 3), 200 + k % 50, np.uint8)
