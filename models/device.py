@@ -41,7 +41,7 @@ TRAVELS = 64 * 2**20  # bytes the working tree and the carried folders may take 
 MARGIN = 1_000_000  # bytes left free under that: the tree may grow a little before the call
 WHEELS = ("ultralytics==8.4.190", "ultralytics-thop==2.2.3")  # what the train extra was tested with here
 QUALITIES = (90, 80, 75, 70, 60, 50)  # WebP qualities tried for the real photos, best first, until they fit
-FACE_QUALITY = 85  # WebP quality of the carried faces (2.2 MB for the 19 training styles)
+FACE_QUALITY = 85  # WebP quality of the carried faces (2.2 MB for the 19 training styles of session 11)
 VAL_PHOTOS = 40  # carried photos Ultralytics' last-epoch validation reads there (the held-out are read here)
 
 

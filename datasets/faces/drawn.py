@@ -14,7 +14,7 @@ import numpy as np
 
 from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
 
-ART_VERSION = 5  # raised whenever these drawings change: faces cached before are rendered anew
+ART_VERSION = 6  # raised whenever these drawings change: faces cached before are rendered anew
 NUMERALS = "一二三四伍六七八九"  # 5 in its formal form 伍, as on most sets; `Palette.five` may say 五
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
 BONUS_CHARS = "梅蘭菊竹春夏秋冬"
@@ -53,7 +53,7 @@ class Palette:
     red: str = "#c01818"
     green: str = "#13743a"
     blue: str = "#1d3d8f"
-    variant: int = 0  # 0–2: how dots, bamboo, bonus tiles and the white dragon are drawn
+    variant: int = 0  # 0–3: how dots, bamboo, bonus tiles and the white dragon are drawn (3: dots and sticks as 0)
     digits: str = "DejaVu Sans"  # the font of a flower's or season's number
     season_numerals: bool = False  # seasons numbered 一二三四 (flowers keep 1–4), as on many Chinese sets
     five: str = "伍"  # the 5 of characters: 伍 or the plain 五
@@ -114,8 +114,10 @@ def _flower(x: float, y: float, r: float, colour: str, green: str) -> str:
 
 
 def _bird(p: Palette) -> str:
-    """The one of bamboo, drawn three ways as sets do: a stylised bird (0), a peacock with its tail
-    spread (1), a small bird perched on a bamboo stick (2)."""
+    """The one of bamboo, drawn four ways as sets do: a stylised bird (0), a peacock with its tail
+    spread (1), a small bird perched on a bamboo stick (2), one large stick alone (3)."""
+    if p.variant == 3:
+        return _stick(FACE_W / 2, FACE_H / 2, 0, 110, p.red, 1)
     if p.variant == 1:
         tail = [(60 + 38 * np.cos(a), 70 - 38 * np.sin(a)) for a in np.linspace(0.15, np.pi - 0.15, 7)]
         eyes = "".join(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="11" fill="{p.green}"/>'
@@ -146,6 +148,9 @@ def _white_dragon(p: Palette) -> str:
         return (f'<rect x="14" y="16" width="{w - 28}" height="{h - 32}" fill="none" stroke="{p.blue}" '
                 f'stroke-width="5"/><rect x="24" y="26" width="{w - 48}" height="{h - 52}" fill="none" '
                 f'stroke="{p.red}" stroke-width="3"/>')
+    if p.variant == 3:  # frames nested to the centre, in ink
+        return "".join(f'<rect x="{m}" y="{m + 4}" width="{w - 2 * m}" height="{h - 2 * m - 8}" fill="none" '
+                       f'stroke="{p.ink}" stroke-width="{4 - k}"/>' for k, m in enumerate((20, 34, 48)))
     return (f'<rect x="16" y="18" width="{w - 32}" height="{h - 36}" fill="none" stroke="{p.blue}" '
             f'stroke-width="7"/><rect x="29" y="31" width="{w - 58}" height="{h - 62}" fill="none" '
             f'stroke="{p.blue}" stroke-width="3"/>')
@@ -160,10 +165,10 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
         number, ink = NUMERALS[(n - 1) % 4], p.red
     # plum, orchid, chrysanthemum, bamboo; sets colour them differently, so the colours turn with the variant
     colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1 + p.variant) % 4]
-    if p.variant == 1:  # the name large in a frame, the number in a corner
+    if p.variant in (1, 3):  # the name large in a frame, the number in a corner (none in variant 3)
         return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
                 f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
-                + _text(number, w - 24, h - 30, 18, p.red, p.digits))
+                + (_text(number, w - 24, h - 30, 18, p.red, p.digits) if p.variant == 1 else ""))
     fy = h * (0.34 if p.variant == 2 else 0.52)
     art = _flower(w * 0.42, fy, 20, colour, p.green)
     if n > 4:  # seasons stand in a pot, as on many sets
@@ -266,5 +271,19 @@ STYLES: tuple[FontStyle, ...] = (
     FontStyle("kouzan-b", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f5efe0", red="#c8102e", green="#236b3a", variant=2,
                                                digits="KouzanBrushFont", season_numerals=True, five="五"), scale=1.3),
+    # A fourth drawing (variant 3): the one of bamboo a single stick, the white dragon nested frames, the flowers
+    # and seasons their name alone in a frame; as some sets draw them, so that no face is known by one motif
+    FontStyle("ukai-c", "AR PL UKai CN", FONTS / "truetype/arphic/ukai.ttc", "fonts-arphic-ukai",
+              Palette(ground="#f3efe4", ink="#1d2b5a", red="#b8141e", blue="#1d2b5a", variant=3, five="五")),
+    FontStyle("uming-c", "AR PL UMing CN", FONTS / "truetype/arphic/uming.ttc", "fonts-arphic-uming",
+              Palette(ground="#f8f6f0", ink="#303030", red="#c41a24", green="#0f6e3c", variant=3)),
+    FontStyle("noto-serif-c", "Noto Serif CJK TC", FONTS / "opentype/noto/NotoSerifCJK-Bold.ttc", "fonts-noto-cjk",
+              Palette(ground="#eeeadf", ink="#0e1a40", red="#a01018", green="#246b30", blue="#0e1a40", variant=3,
+                      five="五")),
+    FontStyle("cwtex-c", "cwTeXKai", FONTS / "truetype/cwtex/cwkai.ttf", "fonts-cwtex-kai",
+              Palette(ground="#fbf8ee", ink="#181818", red="#cc2230", blue="#1a3f8c", variant=3)),
+    FontStyle("kouzan-c", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
+              "fonts-kouzan-mouhitsu", Palette(ground="#f2ecdc", ink="#222a44", red="#b0141c", green="#1e6233",
+                                               variant=3), scale=1.3),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from datasets import faces
-from datasets.faces import kde, xpm
+from datasets.faces import drawn, kde, xpm
 from datasets.contact import face_sheet
 
 # Faces a style lacks on purpose (postmodern's bonus tiles are unnamed pictures, its white dragon a logo).
@@ -87,3 +87,16 @@ def test_changed_art_is_rendered_anew_not_read_from_an_older_cache(monkeypatch: 
     same = faces.FaceSource("inked", "fonts-inked", (tmp_path,), render=lambda: art).faces()
     redrawn = faces.FaceSource("inked", "fonts-inked", (tmp_path,), render=lambda: art, version=2).faces()
     assert same["1m"].mean() == 40 and redrawn["1m"].mean() == 200
+
+
+def test_the_fourth_drawing_shows_other_motifs_than_the_first_three() -> None:
+    """Variant 3 draws the one of bamboo as a stick, the white dragon as nested frames and the flowers by
+    their name alone, so a reader cannot know those faces by a bird, a blue frame or a corner number."""
+    fourth = drawn.Palette(variant=3)
+    flower = drawn.face_svg("2f", "serif", fourth).decode()
+    assert flower.count("<text") == 1 and "蘭" in flower  # the name, no number
+    assert drawn.face_svg("2f", "serif", drawn.Palette(variant=1)).decode().count("<text") == 2
+    assert "<path" not in drawn.face_svg("1s", "serif", fourth).decode()  # no bird: one stick
+    assert all("<path" in drawn.face_svg("1s", "serif", drawn.Palette(variant=v)).decode() for v in range(3))
+    frames = drawn.face_svg("P", "serif", fourth).decode()
+    assert frames.count("<rect") == 1 + 3 and fourth.blue not in frames  # the ground, three frames in ink
