@@ -10,6 +10,7 @@ as a `TileDetections`. The two steps are apart so that a pass whose tiles will b
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.evaluation import box_iou
-from vision.faces import FaceReader, reader_paths
+from vision.faces import FaceReader, checked_views, reader_paths
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
@@ -223,7 +224,9 @@ class Detector:
     ``face_model``: a face reader's ONNX file; None takes the shipped one when the checkout has it.
     ``second_looks``: likewise, by name (`vision.faces.SECOND_LOOKS`), the readers that look again at tiles
     read as one of their few faces (flowers and seasons, characters). ``faces=False`` reads faces with the
-    detector alone."""
+    detector alone. ``views``: the quarter turns at which the readers read each crop (1, 2 or 4:
+    `FaceReader.__call__`); 1 by default, as `mcr detect`, `eval` and `label` read (`scan` reads its first
+    reading at `vision.scan.SCAN_VIEWS`)."""
 
     def __init__(
         self,
@@ -235,9 +238,11 @@ class Detector:
         face_model: str | Path | None = None,
         faces: bool = True,
         second_looks: Mapping[str, str | Path | None] | None = None,
+        views: int = 1,
     ) -> None:
         if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
             raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
+        self.views = checked_views(views)
         path = Path(model_path) if model_path is not None else default_model_path()
         self._model = OnnxModel.load(path, threads, "model", "models.export")
         self.size, self.classes = self._model.size, self._model.classes
@@ -253,6 +258,13 @@ class Detector:
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
         return self.read(image, self.locate(image))
+
+    def with_views(self, views: int) -> Detector:
+        """The same detector (its sessions shared, nothing loaded again) reading each crop at ``views``
+        quarter turns."""
+        other = copy.copy(self)
+        other.views = checked_views(views)
+        return other
 
     @property
     def stride(self) -> int | None:
@@ -283,9 +295,9 @@ class Detector:
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
             read = xyxy[readers]
-            faces = in_tile_order(self.faces(image, read), self.faces.tile_index)
+            faces = in_tile_order(self.faces(image, read, self.views), self.faces.tile_index)
             for reader in self.second_looks.values():  # each rereads the crops read mostly as its faces
-                faces = reader.second_look(image, read, faces)
+                faces = reader.second_look(image, read, faces, self.views)
             scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))

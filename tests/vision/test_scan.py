@@ -19,7 +19,7 @@ from tests.vision.test_layout import NOTATION as LONG_NOTATION
 from tests.vision.test_layout import lay, shoot
 from vision.detections import TileDetections
 from vision.detector import Located
-from vision.scan import ScanOverrides, scan, scan_detections
+from vision.scan import SCAN_VIEWS, ScanOverrides, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
@@ -215,6 +215,12 @@ class FixedTiles(StandIn):
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         return self.tiles
+
+
+def test_the_first_reading_reads_each_crop_at_scan_views_and_the_other_turns_do_not_ask_again() -> None:
+    detector = FixedTiles()
+    scan(np.full((3000, 4000, 3), 128, np.uint8), detector, Situation(), all_sides=True)  # its tiles inside
+    assert detector.views_asked == [SCAN_VIEWS] and SCAN_VIEWS == 4
 
 
 def test_scan_cli_prints_groups_notation_score_and_annotates(
