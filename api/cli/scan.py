@@ -24,7 +24,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the scan as JSON")
     parser.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="write the annotated photo here")
     parser.add_argument("--win-tile", metavar="T", help="the winning tile, when the photo does not show it")
-    add_model_arguments(parser)
+    add_model_arguments(parser, views=False)
     add_situation_arguments(parser)
     parser.set_defaults(run=run)
 

@@ -59,6 +59,18 @@ def test_mcr_detect_json_contract_and_bad_files(tmp_path: Path, capsys: pytest.C
     assert lines[2]["image"] == str(tmp_path / "missing.jpg") and "no such file" in lines[2]["error"]
 
 
+def test_mcr_detect_reads_at_the_views_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    photo = held_out_hand_photo()
+    readings = {}
+    for views in ("1", "4"):
+        assert main(["detect", "--json", "--views", views, str(photo)]) == 0
+        readings[views] = json.loads(capsys.readouterr().out)["tiles"]
+    assert readings["1"] and readings["4"] and readings["1"] != readings["4"]  # the faces' scores move
+    with pytest.raises(SystemExit) as stop:
+        main(["detect", "--views", "3", str(photo)])
+    assert stop.value.code == 2 and "invalid choice: 3 (choose from 1, 2, 4)" in capsys.readouterr().err
+
+
 def test_the_shipped_face_reader_reads_held_out_faces_better_than_the_detector_alone() -> None:
     """The held-out `hand_` photos' labelled faces found (as a multiset) with and without the face reader."""
     from collections import Counter
