@@ -81,7 +81,7 @@ def pack_faces(out: Path) -> int:
     from datasets import faces
 
     size = 0
-    for style in (s for s in faces.installed() if s.name not in faces.HELD_OUT):
+    for style in (s for s in faces.group("train") if s.installed):
         (out / style.name).mkdir(parents=True, exist_ok=True)
         for code, image in style.faces().items():
             data = cv2.imencode(".webp", image, [cv2.IMWRITE_WEBP_QUALITY, FACE_QUALITY])[1]

@@ -38,16 +38,15 @@ def pick_styles(spec: str) -> tuple[str, ...]:
     installed of it; named styles must all be installed. Errors name what is missing and how to add it."""
     from datasets import faces
 
-    if spec in ("all", "train", "held-out"):
-        wanted = [s for s in faces.SOURCES
-                  if spec == "all" or (s.name in faces.HELD_OUT) == (spec == "held-out")]
+    if spec in faces.GROUPS:
+        wanted = list(faces.group(spec))
     else:
         names = [name.strip() for name in spec.split(",") if name.strip()]
         if unknown := [name for name in names if name not in faces.BY_NAME]:
             raise ValueError(f"unknown style {', '.join(unknown)}; known: {', '.join(faces.BY_NAME)}")
         wanted = [faces.BY_NAME[name] for name in names]
     absent = [s for s in wanted if not s.installed]
-    if not wanted or (absent and spec not in ("all", "train", "held-out")) or len(absent) == len(wanted):
+    if not wanted or (absent and spec not in faces.GROUPS) or len(absent) == len(wanted):
         packages = " ".join(sorted({s.package for s in absent}))
         raise ValueError(f"tile style not installed: {', '.join(s.name for s in absent) or spec}; "
                          f"apt-get install {packages} librsvg2-bin")

@@ -15,8 +15,20 @@ HELD_OUT: tuple[str, ...] = ("gnome-smooth", "font-lxgw")
 """Styles kept out of training by default, for a held-out style test (``--styles held-out``)."""
 
 
+GROUPS: tuple[str, ...] = ("all", "train", "held-out")
+"""Names of style groups (`group`), as ``mcr synth --styles`` takes them."""
+
+
 def installed() -> tuple[FaceSource, ...]:
     return tuple(s for s in SOURCES if s.installed)
+
+
+def group(name: str) -> tuple[FaceSource, ...]:
+    """The known styles of a group (`GROUPS`), installed or not: every one, those trained on (all but
+    `HELD_OUT`), or the held-out ones."""
+    if name not in GROUPS:
+        raise ValueError(f"unknown style group {name!r}; known: {', '.join(GROUPS)}")
+    return tuple(s for s in SOURCES if name == "all" or (s.name in HELD_OUT) == (name == "held-out"))
 
 
 def missing_report() -> str:
@@ -29,5 +41,5 @@ def missing_report() -> str:
     return "\n".join([*lines, f"to add them: apt-get install {packages} librsvg2-bin"])
 
 
-__all__ = ["BY_NAME", "FACE_CODES", "FACE_H", "FACE_W", "HELD_OUT", "SOURCES", "FaceSource", "Faces",
-           "cache_root", "installed", "missing_report"]
+__all__ = ["BY_NAME", "FACE_CODES", "FACE_H", "FACE_W", "GROUPS", "HELD_OUT", "SOURCES", "FaceSource", "Faces",
+           "cache_root", "group", "installed", "missing_report"]

@@ -100,3 +100,12 @@ def test_the_fourth_drawing_shows_other_motifs_than_the_first_three() -> None:
     assert all("<path" in drawn.face_svg("1s", "serif", drawn.Palette(variant=v)).decode() for v in range(3))
     frames = drawn.face_svg("P", "serif", fourth).decode()
     assert frames.count("<rect") == 1 + 3 and fourth.blue not in frames  # the ground, three frames in ink
+
+
+def test_style_groups_split_the_known_styles_into_trained_and_held_out() -> None:
+    train, held_out = faces.group("train"), faces.group("held-out")
+    assert {s.name for s in held_out} == set(faces.HELD_OUT)
+    assert set(train) | set(held_out) == set(faces.group("all")) == set(faces.SOURCES)
+    assert not set(train) & set(held_out) and {"font-ukai-c", "font-kouzan-c"} <= {s.name for s in train}
+    with pytest.raises(ValueError, match="unknown style group 'some'; known: all, train, held-out"):
+        faces.group("some")
