@@ -186,3 +186,26 @@ def test_the_lent_gpu_run_trains_from_a_carried_folder_on_the_cpu(tmp_path: Path
     export(compact, tmp_path / "gpu.onnx", None, note="smoke", recipe_file=GPU_RECIPE)
     detector = Detector(tmp_path / "gpu.onnx", faces=False)
     assert detector.size == json.loads(GPU_RECIPE.read_text())["train"]["imgsz"] and detector.stride == 32
+
+
+def test_the_readers_colour_jitter_relights_each_crop() -> None:
+    """A cast moves the channels apart, a gamma the levels; ``gray_p`` 1 leaves no colour; all off, the crop
+    is kept as it was."""
+    import torch
+
+    from models import faces
+
+    still = {"white_balance": 0.0, "gamma": 0.0, "gray_p": 0.0, "saturation": 0.0, "contrast": 0.0,
+             "brightness": 0.0, "noise": 0.0}
+    batch = torch.rand(16, 3, 8, 8, generator=torch.Generator().manual_seed(0))
+
+    def jitter(**aug: float) -> torch.Tensor:
+        return faces.colour_jitter(batch, torch.Generator().manual_seed(1), {**still, **aug})
+
+    torch.testing.assert_close(jitter(), batch)
+    gray = jitter(gray_p=1.0)
+    torch.testing.assert_close(gray[:, 0], gray[:, 2])
+    cast = jitter(white_balance=0.25).mean(dim=(2, 3)) / batch.mean(dim=(2, 3))  # each channel's gain
+    assert (cast.max(dim=1).values - cast.min(dim=1).values).mean() > 0.1
+    assert (jitter(gamma=0.5) - batch).abs().mean() > 0.02
+    assert (cast - 1).abs().max() <= 0.25 + 1e-6

@@ -4,14 +4,21 @@ from ``../shared`` at test time and skipped without it or without the shipped mo
 The photos are labelled with tiles only, not hands, so the truth of a photo is the hand our layout
 reader gives on its labelled boxes; a photo counts as read exactly when `scan` on the pixels gives that
 same hand. Photos whose labels give no valid hand (a tile hidden, two rows of standing tiles) are counted
-apart. The figure: ``uv run python -m tests.vision.test_scan_real``.
+apart. The figure: ``uv run python -m tests.vision.test_scan_real [--light warm]``.
+
+``--light`` reads the same photos relit as in another room (`LIGHTS`: a tungsten or shade cast, dim or
+washed-out light, no colour): the photos are one dataset's few rooms, and a tile set photographed under
+other light is what users bring.
 """
 
 from __future__ import annotations
 
+import argparse
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -26,6 +33,15 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 HOLDOUT = ROOT / "models" / "holdout.txt"
 TARGET = 0.9
+LIGHTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "as-shot": lambda image: image,
+    "warm": lambda image: _gain(image, (0.7, 0.95, 1.15)),  # BGR gains: tungsten
+    "cool": lambda image: _gain(image, (1.15, 1.0, 0.8)),  # shade, a daylight lamp
+    "dim": lambda image: _curve(image, 1.8, 0.8),
+    "washed": lambda image: _curve(image, 0.6, 1.0),
+    "gray": lambda image: cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
+}
+LIGHT_FLOOR = 0.94  # faces read under a warm cast: 0.948 (session 13; 0.936 with readers that had not seen a cast)
 TILE_FLOOR = 0.9  # share of labelled tile faces the scan reads: 0.950 with the shipped models; raise it with them
 
 
@@ -41,7 +57,15 @@ def labelled(image: Path, width: int, height: int, mapping: dict[int, int]) -> T
     return TileDetections(xyxy, np.ones(len(rows)), cls.astype(np.int64))
 
 
-def measure(detector: Detector) -> Counter[str]:
+def _gain(image: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
+    return np.clip(image * np.array(gains), 0, 255).astype(np.uint8)
+
+
+def _curve(image: np.ndarray, gamma: float, level: float) -> np.ndarray:
+    return np.clip((image / 255.0) ** gamma * 255 * level, 0, 255).astype(np.uint8)
+
+
+def measure(detector: Detector, light: str = "as-shot") -> Counter[str]:
     mapping = class_map(REAL / "classes.tsv")
     tally: Counter[str] = Counter()
     for path in held_out_hands():
@@ -49,7 +73,7 @@ def measure(detector: Detector) -> Counter[str]:
         boxes = labelled(path, image.shape[1], image.shape[0], mapping)
         truth = read_hand(boxes).hand
         tally["photos"] += 1
-        result = scan(image, detector, Situation())
+        result = scan(LIGHTS[light](image), detector, Situation())
         assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
         faces, read = Counter(t.code for t in boxes.tiles), Counter(t.code for t in result.detections.tiles)
         tally["tiles"] += sum(faces.values())
@@ -69,13 +93,18 @@ def points(hand: Hand) -> tuple[object, ...]:
     return sorted((f["id"], f["count"]) for f in scored["fans"]), scored["total"]
 
 
-def test_held_out_real_hands_are_read_exactly() -> None:
+@pytest.fixture(scope="module")
+def detector() -> Detector:
+    """The shipped models; the tests skip without them or without the real photos."""
     if not REAL.is_dir():
         pytest.skip(f"{REAL} is absent: the real photos are read from ../shared at test time")
     try:
-        detector = Detector(default_model_path())
+        return Detector(default_model_path())
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
+
+
+def test_held_out_real_hands_are_read_exactly(detector: Detector) -> None:
     tally = measure(detector)  # every photo gives a result, never an exception
     assert tally["readable"] >= 50
     # A floor that moves up with the detector, so a worse model fails here before the target is in reach.
@@ -86,9 +115,18 @@ def test_held_out_real_hands_are_read_exactly() -> None:
                      f"shipped detector (target {TARGET:.0%})")
 
 
+def test_a_warm_cast_reads_nearly_as_many_faces(detector: Detector) -> None:
+    """Tungsten light is common at a mahjong table; the readers learn casts (`models.faces.colour_jitter`)."""
+    tally = measure(detector, "warm")
+    assert tally["tiles_read"] / tally["tiles"] >= LIGHT_FLOOR
+
+
 if __name__ == "__main__":
-    t = measure(Detector(default_model_path()))
-    print(f"{t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--light", choices=LIGHTS, default="as-shot", help="relight the photos (default as shot)")
+    light = parser.parse_args().light
+    t = measure(Detector(default_model_path()), light)
+    print(f"{light}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "
           f"{t['tiles_read']} of {t['tiles']} labelled tile faces read ({t['tiles_read'] / max(t['tiles'], 1):.1%})")
