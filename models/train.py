@@ -113,6 +113,43 @@ def thread_callback(threads: int, workers: int):  # noqa: ANN201 - Ultralytics c
     return setup
 
 
+class ColourCast:
+    """A training transform (Ultralytics' ``labels`` dict, BGR ``img``): the photo under another light, a
+    gain per colour channel in 1 ± ``strength`` with probability ``p``. Ultralytics' HSV jitter turns hues,
+    which leaves white tile faces white: a tungsten or shade cast it never shows (the recipe's ``casts``)."""
+
+    def __init__(self, strength: float, p: float) -> None:
+        self.strength, self.p = strength, p
+
+    def __call__(self, labels: dict[str, Any]) -> dict[str, Any]:
+        import numpy as np
+
+        if np.random.random() < self.p:  # Ultralytics seeds numpy in each worker
+            gains = np.random.uniform(1 - self.strength, 1 + self.strength, 3)
+            labels["img"] = np.clip(labels["img"] * gains, 0, 255).astype(np.uint8)
+        return labels
+
+
+def cast_callback(casts: dict[str, float]):  # noqa: ANN201 - Ultralytics callback
+    """Puts `ColourCast` before the last transform (the one that makes tensors) of the training set, now and
+    each time the set rebuilds its transforms (when mosaic closes)."""
+
+    def setup(trainer: Any) -> None:
+        dataset = trainer.train_loader.dataset
+        build = dataset.build_transforms
+
+        def with_cast(hyp: Any = None) -> Any:
+            transforms = build(hyp)
+            transforms.insert(-1, ColourCast(casts["strength"], casts["p"]))
+            return transforms
+
+        dataset.build_transforms = with_cast
+        dataset.transforms.insert(-1, ColourCast(casts["strength"], casts["p"]))
+        trainer.train_loader.reset()  # the workers take the dataset as it is now
+
+    return setup
+
+
 def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, init: Path | None) -> Path:
     """Train (or resume) and return the run folder; ``init`` is a checkpoint to start from (None: random)."""
     from ultralytics import YOLO
@@ -120,13 +157,18 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, ini
     run_dir = work / "runs" / recipe["name"]
     last = run_dir / "weights" / "last.pt"
     threads = thread_callback(recipe["torch_threads"], recipe["train"]["workers"])
+    callbacks = {"on_pretrain_routine_start": threads}
+    if recipe.get("casts"):
+        callbacks["on_pretrain_routine_end"] = cast_callback(recipe["casts"])
     if resume and last.exists():
         model = YOLO(str(last))
-        model.add_callback("on_pretrain_routine_start", threads)
+        for event, callback in callbacks.items():
+            model.add_callback(event, callback)
         model.train(resume=True)
         return run_dir
     model = YOLO(str(init) if init else recipe["architecture"])
-    model.add_callback("on_pretrain_routine_start", threads)
+    for event, callback in callbacks.items():
+        model.add_callback(event, callback)
     model.train(
         data=str(data_yaml),
         project=str(run_dir.parent),

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("ultralytics", reason="training smoke test needs the train extra (torch, ultralytics)")
 
 from models.export import export  # noqa: E402
-from models.train import offline_ultralytics, train  # noqa: E402
+from models.train import ColourCast, cast_callback, offline_ultralytics, train  # noqa: E402
 from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.detector import Detector  # noqa: E402
@@ -54,6 +54,7 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
         "torch_threads": 2,
         "train": {"imgsz": SIZE, "epochs": 1, "batch": 4, "workers": 0, "seed": 0, "amp": False, "mosaic": 0.0},
         "augmentation": {"fliplr": 0.0},
+        "casts": {"strength": 0.25, "p": 0.5},  # our own transform, put in by a callback
     }
     run_dir = train(recipe, data, tmp_path, resume=False, init=None)
     weights = run_dir / "weights" / "last.pt"
@@ -209,3 +210,33 @@ def test_the_readers_colour_jitter_relights_each_crop() -> None:
     assert (cast.max(dim=1).values - cast.min(dim=1).values).mean() > 0.1
     assert (jitter(gamma=0.5) - batch).abs().mean() > 0.02
     assert (cast - 1).abs().max() <= 0.25 + 1e-6
+
+
+def test_the_detectors_casts_stay_in_its_training_transforms() -> None:
+    """`cast_callback` puts a `ColourCast` before the transform that makes tensors, keeps it when the set
+    rebuilds its transforms (mosaic closing), and restarts the loader's workers; a cast turns white off white."""
+    from types import SimpleNamespace
+
+    from ultralytics.data.augment import Compose
+
+    def to_tensor(labels: dict) -> dict:
+        return labels
+
+    class Set:
+        def __init__(self) -> None:
+            self.transforms = self.build_transforms(None)
+
+        def build_transforms(self, hyp: object) -> Compose:
+            return Compose([lambda labels: labels, to_tensor])
+
+    resets = []
+    loader = SimpleNamespace(dataset=Set(), reset=lambda: resets.append(1))
+    cast_callback({"strength": 0.25, "p": 1.0})(SimpleNamespace(train_loader=loader))
+    for transforms in (loader.dataset.transforms, loader.dataset.build_transforms(None)):
+        assert isinstance(transforms.transforms[-2], ColourCast) and transforms.transforms[-1] is to_tensor
+    assert resets == [1]
+    np.random.seed(0)
+    white = np.full((8, 8, 3), 200, np.uint8)
+    cast = ColourCast(0.25, 1.0)({"img": white})["img"]
+    assert cast.dtype == np.uint8 and np.ptp(cast.reshape(-1, 3).mean(axis=0)) > 5
+    assert ColourCast(0.25, 0.0)({"img": white})["img"] is white
