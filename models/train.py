@@ -115,24 +115,27 @@ def thread_callback(threads: int, workers: int):  # noqa: ANN201 - Ultralytics c
 
 class ColourCast:
     """A training transform (Ultralytics' ``labels`` dict, BGR ``img``): the photo under another light, a
-    gain per colour channel in 1 ± ``strength`` with probability ``p``. Ultralytics' HSV jitter turns hues,
-    which leaves white tile faces white: a tungsten or shade cast it never shows (the recipe's ``casts``)."""
+    gain per colour channel in 1 ± ``white_balance`` (as the readers' `models.faces.colour_jitter` takes it)
+    with probability ``p``. Ultralytics' HSV jitter turns hues, which leaves white tile faces white: a
+    tungsten or shade cast it never shows (the recipe's ``casts``)."""
 
-    def __init__(self, strength: float, p: float) -> None:
-        self.strength, self.p = strength, p
+    def __init__(self, white_balance: float, p: float) -> None:
+        self.white_balance, self.p = white_balance, p
 
     def __call__(self, labels: dict[str, Any]) -> dict[str, Any]:
         import numpy as np
 
         if np.random.random() < self.p:  # Ultralytics seeds numpy in each worker
-            gains = np.random.uniform(1 - self.strength, 1 + self.strength, 3)
+            gains = np.random.uniform(1 - self.white_balance, 1 + self.white_balance, 3)
             labels["img"] = np.clip(labels["img"] * gains, 0, 255).astype(np.uint8)
         return labels
 
 
 def cast_callback(casts: dict[str, float]):  # noqa: ANN201 - Ultralytics callback
-    """Puts `ColourCast` before the last transform (the one that makes tensors) of the training set, now and
-    each time the set rebuilds its transforms (when mosaic closes)."""
+    """Puts a `ColourCast` (the recipe's ``casts``: ``white_balance``, ``p``) before the last transform (the
+    one that makes tensors) of the training set, now and each time the set rebuilds its transforms (when
+    mosaic closes)."""
+    cast = ColourCast(**casts)
 
     def setup(trainer: Any) -> None:
         dataset = trainer.train_loader.dataset
@@ -140,11 +143,11 @@ def cast_callback(casts: dict[str, float]):  # noqa: ANN201 - Ultralytics callba
 
         def with_cast(hyp: Any = None) -> Any:
             transforms = build(hyp)
-            transforms.insert(-1, ColourCast(casts["strength"], casts["p"]))
+            transforms.insert(-1, cast)
             return transforms
 
         dataset.build_transforms = with_cast
-        dataset.transforms.insert(-1, ColourCast(casts["strength"], casts["p"]))
+        dataset.transforms.insert(-1, cast)
         trainer.train_loader.reset()  # the workers take the dataset as it is now
 
     return setup

@@ -54,7 +54,7 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
         "torch_threads": 2,
         "train": {"imgsz": SIZE, "epochs": 1, "batch": 4, "workers": 0, "seed": 0, "amp": False, "mosaic": 0.0},
         "augmentation": {"fliplr": 0.0},
-        "casts": {"strength": 0.25, "p": 0.5},  # our own transform, put in by a callback
+        "casts": {"white_balance": 0.25, "p": 0.5},  # our own transform, put in by a callback
     }
     run_dir = train(recipe, data, tmp_path, resume=False, init=None)
     weights = run_dir / "weights" / "last.pt"
@@ -231,7 +231,7 @@ def test_the_detectors_casts_stay_in_its_training_transforms() -> None:
 
     resets = []
     loader = SimpleNamespace(dataset=Set(), reset=lambda: resets.append(1))
-    cast_callback({"strength": 0.25, "p": 1.0})(SimpleNamespace(train_loader=loader))
+    cast_callback({"white_balance": 0.25, "p": 1.0})(SimpleNamespace(train_loader=loader))
     for transforms in (loader.dataset.transforms, loader.dataset.build_transforms(None)):
         assert isinstance(transforms.transforms[-2], ColourCast) and transforms.transforms[-1] is to_tensor
     assert resets == [1]
