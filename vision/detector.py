@@ -123,6 +123,13 @@ def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, 
     return nms(xyxy + offset, scores, iou)
 
 
+def checked_conf(conf: float) -> float:
+    """A confidence threshold, refused outside (0, 1) where it would keep every box or none."""
+    if not 0.0 < conf < 1.0:
+        raise ValueError(f"need 0 < conf < 1 (got {conf})")
+    return conf
+
+
 def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
     """How sure a model is of a tile, whatever its face: the noisy-or of its independent per-face
     scores along ``axis``. A tile the detector hesitates over between faces (a flower of a set it has
@@ -240,8 +247,9 @@ class Detector:
         second_looks: Mapping[str, str | Path | None] | None = None,
         views: int = 1,
     ) -> None:
-        if threads < 1 or not 0.0 < conf < 1.0 or not 0.0 < iou <= 1.0:
-            raise ValueError(f"need threads >= 1, 0 < conf < 1, 0 < iou <= 1 (got {threads}, {conf}, {iou})")
+        if threads < 1 or not 0.0 < iou <= 1.0:
+            raise ValueError(f"need threads >= 1, 0 < iou <= 1 (got {threads}, {iou})")
+        checked_conf(conf)
         self.views = checked_views(views)
         path = Path(model_path) if model_path is not None else default_model_path()
         self._model = OnnxModel.load(path, threads, "model", "models.export")
@@ -259,11 +267,14 @@ class Detector:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
         return self.read(image, self.locate(image))
 
-    def with_views(self, views: int) -> Detector:
+    def tuned(self, views: int | None = None, conf: float | None = None) -> Detector:
         """The same detector (its sessions shared, nothing loaded again) reading each crop at ``views``
-        quarter turns."""
+        quarter turns and keeping tiles surer than ``conf``, each as before when not given."""
         other = copy.copy(self)
-        other.views = checked_views(views)
+        if views is not None:
+            other.views = checked_views(views)
+        if conf is not None:
+            other.conf = checked_conf(conf)
         return other
 
     @property

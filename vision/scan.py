@@ -30,6 +30,10 @@ SCAN_VIEWS = 4  # quarter turns at which the readers read each crop of the first
 # the other turns of an unsure photo read each crop once, being other views themselves. Held-out real hands
 # 64 -> 66 of 80 exact, unseen styles 68 -> 69 of 96; 12-MP photo +14 ms (76 -> 90), the real photos'
 # median +35 ms (four views in every turn too: no better, +70 ms). Not in `mcr label`: 23.8 -> 11.7 images/s.
+SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's is): a flower of a set the
+# models never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles
+# itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69
+# of 80, scored alike 69 / 72 / 73 / 73; unseen styles (100 scenes) 70 / 70 / 70 exact, 76 / 77 / 77 alike.
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles still larger than the zoomed pass and the face reader need
 
@@ -61,9 +65,10 @@ class ScanResult:
 
 def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
-    """Read and score the hand in a BGR photo; ``all_sides``: from its four sides even when the first
-    reading is sure."""
-    first = merge_row_doubles(read_turned(image, detector.with_views(SCAN_VIEWS), 0))
+    """Read and score the hand in a BGR photo, its tiles held to `SCAN_CONF`; ``all_sides``: from its four
+    sides even when the first reading is sure."""
+    detector = detector.tuned(conf=min(detector.conf, SCAN_CONF))
+    first = merge_row_doubles(read_turned(image, detector.tuned(views=SCAN_VIEWS), 0))
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading, first):
         voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, detector, first))), overrides)

@@ -1,5 +1,6 @@
 """A base for stand-in detectors in tests: they answer a whole reading in one call, as `Detector.__call__`
-does, and this gives them the detector's two steps that `vision.zoom` takes (`locate`, then `read`)."""
+does, and this gives them the detector's two steps that `vision.zoom` takes (`locate`, then `read`) and
+its threshold (``conf``: none unless a stand-in sets one, so each keeps what it was given)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ class StandIn:
     """Locating is the stand-in's call (its faces become the scores located); reading gives them back."""
 
     iou = 0.6
+    conf = 0.0
     stride: int | None = None  # a fixed square input, unless a test frees it
 
     def locate(self, image: np.ndarray, side: int | None = None) -> Located:
@@ -26,9 +28,12 @@ class StandIn:
         return Located(reading.xyxy, scores)
 
     def read(self, image: np.ndarray, located: Located) -> TileDetections:
-        return TileDetections(located.xyxy, *top_two(located.scores))
+        reading = TileDetections(located.xyxy, *top_two(located.scores))
+        return reading[reading.confidence >= self.conf]
 
-    def with_views(self, views: int) -> StandIn:
-        """The stand-in itself (it reads no crops: every view reads alike), noting the views asked for."""
-        self.views_asked = [*getattr(self, "views_asked", []), views]
+    def tuned(self, views: int | None = None, conf: float | None = None) -> StandIn:
+        """The stand-in itself (its reading of crops at any views is its reading; its counters stay
+        in one place), held to ``conf`` when given, noting what was asked for in ``tunings``."""
+        self.tunings = [*getattr(self, "tunings", []), (views, conf)]
+        self.conf = self.conf if conf is None else conf
         return self

@@ -150,9 +150,10 @@ def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:
         load_image(half)
 
 
-@pytest.mark.parametrize(("threads", "conf"), [(0, 0.25), (2, 1.5), (2, 0.0)])
-def test_detector_settings_are_checked_before_loading(threads: int, conf: float) -> None:
-    with pytest.raises(ValueError, match="need threads"):
+@pytest.mark.parametrize(("threads", "conf", "problem"), [(0, 0.25, "threads >= 1"), (2, 1.5, "0 < conf < 1"),
+                                                         (2, 0.0, "0 < conf < 1")])
+def test_detector_settings_are_checked_before_loading(threads: int, conf: float, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
         Detector("no-such-model.onnx", threads=threads, conf=conf)
 
 

@@ -167,7 +167,7 @@ def test_four_views_read_held_out_faces_better_than_one(detector: Detector) -> N
 
     held_out_hand_photo()  # skips without ../shared
     assert detector.faces is not None and detector.views == 1  # `mcr detect`, `eval` and `label` read once
-    four = detector.with_views(4)  # as `scan` reads a photo first
+    four = detector.tuned(views=4)  # as `scan` reads a photo first
     assert four.views == 4 and four.faces is detector.faces and detector.views == 1  # nothing loaded again
     mapping = class_map(REAL.parent / "classes.tsv")
     right = {1: 0, 4: 0}

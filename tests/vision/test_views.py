@@ -13,7 +13,7 @@ from tests.vision.test_layout import lay, shoot
 from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
 from vision.detections import TileDetections
-from vision.scan import scan, scan_detections
+from vision.scan import SCAN_CONF, scan, scan_detections
 from vision.views import MIN_VOTE, unturn_boxes, vote
 
 
@@ -149,3 +149,31 @@ def test_faint_face_down_tiles_of_the_vote_are_dropped() -> None:
     result = scan(_painted(truth, upside_down=True), FaintBacksWhenTurned(), Situation())  # type: ignore[arg-type]
     assert "back" not in {t.code for t in result.detections.tiles}  # 0.3 in one turn of four: 0.075, under BACK_FLOOR
     assert result.hand is not None and format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
+
+
+class FaintFlowers(StandIn):
+    """A stand-in detector for painted tiles, held to the usual 0.25, that reads every tile surely at any
+    turn but its flowers (a set whose flower art it never saw) at 0.15."""
+
+    size = max(SIZE)
+    conf = 0.25
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        reading = _reading([(box, 0.15 if TILES[face].code.endswith("f") else 0.9, TILES[face].code, None, 0.0)
+                            for box, face, _ in _painted_tiles(image)])
+        return reading[reading.confidence >= self.conf]
+
+
+def test_scan_reads_tiles_fainter_than_the_detectors_threshold() -> None:
+    truth = shoot(lay(HAND), 0, scale=60)
+    photo = _painted(truth, upside_down=False)
+    detector = FaintFlowers()
+    assert "1f" not in [t.code for t in detector(photo).tiles]  # as `mcr detect` reads the photo
+    result = scan(photo, detector, Situation())  # type: ignore[arg-type]
+    assert detector.conf == SCAN_CONF and result.hand is not None
+    assert format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
+    assert [t.code for t in result.hand.flowers] == ["1f"]
+    fainter = FaintFlowers()
+    fainter.conf = 0.05
+    scan(photo, fainter, Situation())  # type: ignore[arg-type]
+    assert fainter.conf == 0.05  # a detector already held to less keeps its own threshold
