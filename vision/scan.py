@@ -67,11 +67,11 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
     """Read and score the hand in a BGR photo, its tiles held to `SCAN_CONF`; ``all_sides``: from its four
     sides even when the first reading is sure."""
-    detector = detector.tuned(conf=min(detector.conf, SCAN_CONF))
-    first = merge_row_doubles(read_turned(image, detector.tuned(views=SCAN_VIEWS), 0))
+    faint = detector.tuned(conf=min(detector.conf, SCAN_CONF))
+    first = merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0))
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading, first):
-        voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, detector, first))), overrides)
+        voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, faint, first))), overrides)
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
             reading = voted
     return _scored(reading, situation)

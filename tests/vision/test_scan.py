@@ -223,7 +223,6 @@ def test_the_first_reading_reads_each_crop_at_scan_views_and_the_other_turns_do_
     assert [views for views, _ in detector.tunings] == [None, SCAN_VIEWS] and SCAN_VIEWS == 4
 
 
-
 def test_scan_cli_prints_groups_notation_score_and_annotates(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     import vision.detector

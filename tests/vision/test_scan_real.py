@@ -42,7 +42,7 @@ LIGHTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "gray": lambda image: cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
 }
 LIGHT_FLOOR = 0.94  # faces read under a warm cast: 0.948 (session 13; 0.936 with readers that had not seen a cast)
-TILE_FLOOR = 0.95  # share of labelled tile faces the scan reads: 0.965 with the shipped models (session 14); raise it with them
+TILE_FLOOR = 0.95  # share of labelled tile faces the scan reads: 0.965 with the shipped models (session 14)
 
 
 def held_out_hands() -> list[Path]:
