@@ -197,6 +197,34 @@ def test_a_sure_tile_is_not_swapped_to_make_a_win() -> None:
     assert not [d for d in reading.doubts if d.kind == "assumed" and d.tiles == (12,)]
 
 
+@pytest.mark.parametrize(("second", "swapped"), [(0.40, True), (0.03, False)])
+def test_a_runner_up_the_detector_hardly_considered_does_not_make_a_win(second: float, swapped: bool) -> None:
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    reading = read_hand(misread(truth, 12, "8s", 0.45, second))  # unsure, yet its runner-up far behind
+    assert format_hand(reading.hand) == ("123456789m55p56s7s" if swapped else "123456789m55p58s7s")
+    assert any(d.kind == "assumed" and d.tiles == (12,) for d in reading.doubts) == swapped
+
+
+def widened(detections: TileDetections, factors: dict[int, float]) -> TileDetections:
+    """``detections`` (a row along x) with some boxes longer along the row about their centres: the
+    box noise that makes an upright tile look a little sideways."""
+    xyxy = detections.xyxy.astype(np.float64).copy()
+    for k, factor in factors.items():
+        centre, half = xyxy[k, [0, 2]].mean(), (xyxy[k, 2] - xyxy[k, 0]) / 2 * factor
+        xyxy[k, [0, 2]] = centre - half, centre + half
+    return TileDetections(xyxy.astype(np.float32), detections.confidence, detections.class_id)
+
+
+@pytest.mark.parametrize(("factors", "source"), [({12: 1.3}, 2), ({12: 1.35, 13: 1.3}, 1)])
+def test_a_meld_tile_shows_its_discarder_only_when_it_stands_out(factors: dict[int, float], source: int) -> None:
+    upright = shoot(lay("1m 2m 3m 4m 5m 6m 7m 9p 9p 9p | 5p | 5p 5p 5p"))
+    reading = read_hand(widened(upright, factors))  # evidence under SIDEWAYS: 0.26; together 0.17 and 0.12
+    assert reading.hand is not None
+    (meld,) = reading.hand.melds
+    assert meld.source == source
+    assert any("no tile of this meld lies sideways" in d.message for d in reading.doubts) == (source == 1)
+
+
 def test_no_tiles_and_random_junk_never_crash() -> None:
     assert read_hand(TileDetections.empty()).hand is None
     rng = np.random.default_rng(5)

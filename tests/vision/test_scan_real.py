@@ -109,10 +109,8 @@ def test_held_out_real_hands_are_read_exactly(detector: Detector) -> None:
     assert tally["readable"] >= 50
     # A floor that moves up with the detector, so a worse model fails here before the target is in reach.
     assert tally["tiles_read"] / tally["tiles"] >= TILE_FLOOR
-    share = tally["exact"] / tally["readable"]
-    if share < TARGET:  # the layout's part is measured on generated scenes; this is the detector's
-        pytest.xfail(f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos with the "
-                     f"shipped detector (target {TARGET:.0%})")
+    share = tally["exact"] / tally["readable"]  # 74 of 80 (session 15); 16 hands x 5 copies: +-3 is noise
+    assert share >= TARGET, f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos"
 
 
 def test_a_warm_cast_reads_nearly_as_many_faces(detector: Detector) -> None:
