@@ -177,7 +177,8 @@ class _Reader:
     def _find_sideways(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
         """Which tile of ``start..stop-1`` lies sideways (offset from start; None when none shows), and
         how plausible a claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways,
-        -1 when the boxes show none. Near 45° only the spacing of centres can tell (a sideways tile pushes
+        -1 when the boxes show none. A tile faintly sideways (`SHOWN` to `SIDEWAYS`) shows only when it
+        stands out of the meld by `SHOWN_MARGIN`: loose boxes make every tile faintly sideways. Near 45° only the spacing of centres can tell (a sideways tile pushes
         its neighbours away), too weakly to rule a meld out."""
         spacing = row.spacing(start, stop)
         n = stop - start
