@@ -56,8 +56,8 @@ SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against 
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
 SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to SIDEWAYS, the likeliest
 # tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
-SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only by this much more than the meld's next tile: boxes
-# that are loose near 45° scatter every tile's evidence by ~0.2 (a real hand's upright melds read as claimed
+SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only when the meld's surest tile is this much above the
+# next: boxes loose near 45° scatter every tile's evidence by ~0.2 (a real hand's upright melds read as claimed
 # from across or the right; held-out real hands 72 -> 74 of 80, generated scenes 69 -> 68 of 96)
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
@@ -177,9 +177,11 @@ class _Reader:
     def _find_sideways(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
         """Which tile of ``start..stop-1`` lies sideways (offset from start; None when none shows), and
         how plausible a claimed meld the tiles are for it: up to 1 when one tile clearly lies sideways,
-        -1 when the boxes show none. A tile faintly sideways (`SHOWN` to `SIDEWAYS`) shows only when it
-        stands out of the meld by `SHOWN_MARGIN`: loose boxes make every tile faintly sideways. Near 45° only the spacing of centres can tell (a sideways tile pushes
-        its neighbours away), too weakly to rule a meld out."""
+        -1 when the boxes show none. A tile faintly sideways (`SHOWN` to `SIDEWAYS`) shows only when one
+        tile of the meld stands out by `SHOWN_MARGIN` (loose boxes make every tile faintly sideways); the
+        spacing may still name its neighbour (measured: naming the standout alone loses a rendered scene).
+        Near 45° only the spacing of centres can tell (a sideways tile pushes its neighbours away), too
+        weakly to rule a meld out."""
         spacing = row.spacing(start, stop)
         n = stop - start
 
@@ -544,7 +546,8 @@ def _best_reading(detections: TileDetections) -> _Mended:
             given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
             options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
                             _Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed))))
-    if found.hand is not None:  # a hand as read that is no win: mended only where that is more plausible
+    if found.hand is not None:  # a valid hand as read (a hand's tile count: only swaps reach here) that is
+        # no win: mended only where that is more plausible
         options = [o for o in options if o[0] > found.value]
     if not options:
         return _Mended(reader, found)
