@@ -513,7 +513,8 @@ def _best_reading(detections: TileDetections) -> _Mended:
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
     many, the best winning reading without one unsure tile (a box where there is no tile) or with a
     doubtful tile read as its runner-up flower (a flower read as a tile of the hand). A flower read as
-    one the hand already has counts as doubtful whatever its margin (each flower is in a set once)."""
+    one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
+    valid hand as read competes with the mended readings (listed first, it wins a tie)."""
     reader = _Reader(detections)
     found = reader.best()
     c = found.candidate
@@ -522,7 +523,7 @@ def _best_reading(detections: TileDetections) -> _Mended:
         return _Mended(reader, found)  # complete, or a tile missing: nothing to mend
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
-    options: list[tuple[float, _Mended]] = []
+    options = [(found.value, _Mended(reader, found))] if found.hand is not None else []
     doubtful = [i for i in _doubtful(detections) if i in shown][:MAX_DOUBTFUL]
     detections, guessed = _unseen_flowers(detections, c.flowers)
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
@@ -546,9 +547,6 @@ def _best_reading(detections: TileDetections) -> _Mended:
             given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
             options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
                             _Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed))))
-    if found.hand is not None:  # a valid hand as read (a hand's tile count: only swaps reach here) that is
-        # no win: mended only where that is more plausible
-        options = [o for o in options if o[0] > found.value]
     if not options:
         return _Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]

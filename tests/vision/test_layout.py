@@ -208,11 +208,11 @@ def test_a_runner_up_the_detector_hardly_considered_does_not_make_a_win(second: 
 def widened(detections: TileDetections, factors: dict[int, float]) -> TileDetections:
     """``detections`` (a row along x) with some boxes longer along the row about their centres: the
     box noise that makes an upright tile look a little sideways."""
-    xyxy = detections.xyxy.astype(np.float64).copy()
+    xyxy = detections.xyxy.copy()
     for k, factor in factors.items():
         centre, half = xyxy[k, [0, 2]].mean(), (xyxy[k, 2] - xyxy[k, 0]) / 2 * factor
         xyxy[k, [0, 2]] = centre - half, centre + half
-    return TileDetections(xyxy.astype(np.float32), detections.confidence, detections.class_id)
+    return detections.with_boxes(xyxy)
 
 
 @pytest.mark.parametrize(("factors", "source"), [({12: 1.3}, 2), ({12: 1.35, 13: 1.3}, 1)])

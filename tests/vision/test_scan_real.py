@@ -42,7 +42,7 @@ LIGHTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "gray": lambda image: cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
 }
 LIGHT_FLOOR = 0.94  # faces read under a warm cast: 0.948 (session 13; 0.936 with readers that had not seen a cast)
-TILE_FLOOR = 0.95  # share of labelled tile faces the scan reads: 0.965 with the shipped models (session 14)
+TILE_FLOOR = 0.95  # share of labelled tile faces the scan reads: 0.967 with the shipped models (session 15)
 
 
 def held_out_hands() -> list[Path]:
@@ -107,7 +107,7 @@ def detector() -> Detector:
 def test_held_out_real_hands_are_read_exactly(detector: Detector) -> None:
     tally = measure(detector)  # every photo gives a result, never an exception
     assert tally["readable"] >= 50
-    # A floor that moves up with the detector, so a worse model fails here before the target is in reach.
+    # A floor under the hands' figure: a model that reads fewer faces fails here with the cause named.
     assert tally["tiles_read"] / tally["tiles"] >= TILE_FLOOR
     share = tally["exact"] / tally["readable"]  # 74 of 80 (session 15); 16 hands x 5 copies: +-3 is noise
     assert share >= TARGET, f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos"
