@@ -97,34 +97,39 @@ class FaceReader:
         self.size, self.classes, self.version = self._model.size, self._model.classes, self._model.version
         self.tile_index = self._model.tile_index
 
-    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1) -> np.ndarray:
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1, turn: int = 0) -> np.ndarray:
         """Probabilities (n, classes) of each box's face, in the order of ``self.classes``. ``views`` (1, 2
         or 4, `VIEW_TURNS`): each crop read at that many quarter turns and the readings' geometric mean
         taken; the reader learnt faces at every quarter turn, and their errors differ from turn to turn
-        (held-out real crops 95.4 -> 97.3 % with 4 views, flowers and seasons 88.0 -> 90.5 %)."""
+        (held-out real crops 95.4 -> 97.3 % with 4 views, flowers and seasons 88.0 -> 90.5 %). ``turn``:
+        quarter turns (counter-clockwise, as `np.rot90`) added to each view, so that a crop reads as in
+        the photo turned that way."""
         checked_views(views)
         if len(xyxy) == 0:
             return np.zeros((0, len(self.classes)), np.float32)
         crops = np.stack([square_crop(image, *crop_window(box), self.size) for box in xyxy])
+        turns = [(k + turn) % 4 for k in VIEW_TURNS[views]]
         if views == 1:
-            return self._model.run(to_blob(crops))
-        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in VIEW_TURNS[views]])
+            return self._model.run(to_blob(np.rot90(crops, turns[0], axes=(1, 2))))
+        turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in turns])
         probs = self._model.run(to_blob(turned)).reshape(views, len(xyxy), len(self.classes))
         mean = np.exp(np.log(probs + 1e-12).mean(axis=0))
         return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    def second_look(self, image: np.ndarray, xyxy: np.ndarray, probs: np.ndarray, views: int = 1) -> np.ndarray:
+    def second_look(self, image: np.ndarray, xyxy: np.ndarray, probs: np.ndarray, views: int = 1,
+                    turn: int = 0) -> np.ndarray:
         """Tile-vocabulary probabilities (n, 43) of the boxes ``xyxy`` with the crops that another reader
         gave mostly (`SECOND_LOOK`) to this reader's few faces read again by it, at its own larger size:
         the share on those faces is kept and spread by both readings (their geometric mean, renormalised),
         so two readers agreeing make a surer reading than either. Why: the flowers and seasons of a set
         are one painting told apart by a small number and character, and the characters' numerals (三五
-        七, 六九) a few strokes apart: details lost in the face reader's 48 px. ``views``: as in `__call__`."""
+        七, 六九) a few strokes apart: details lost in the face reader's 48 px. ``views``, ``turn``: as in
+        `__call__`."""
         share = probs[:, self.tile_index].sum(axis=1)
         again = np.flatnonzero(share >= SECOND_LOOK)
         if len(again) == 0:
             return probs
         probs = probs.copy()
-        both = np.sqrt(probs[np.ix_(again, self.tile_index)] * self(image, xyxy[again], views)) + 1e-12
+        both = np.sqrt(probs[np.ix_(again, self.tile_index)] * self(image, xyxy[again], views, turn)) + 1e-12
         probs[np.ix_(again, self.tile_index)] = share[again, None] * both / both.sum(axis=1, keepdims=True)
         return probs

@@ -4,8 +4,8 @@ turn. Turning by right angles is exact (no resampling, boxes map back without lo
 can vote: every tile any turn found, its face by the scores the turns summed, its confidence the mean
 over the four turns (0 from a turn that did not see it). When it came (session 5), `scan` read 91 % of
 the held-out real hand photos' labelled faces this way instead of 75 %, and 28 of 80 hands exactly
-instead of 11 (README, "Scanning a photo"); it costs four passes, so `scan` spends them only on photos
-whose first reading is not sure.
+instead of 11 (README, "Scanning a photo"); it costs three more detector passes (and reading the crops
+only they find, with a `FaceMemory`), so `scan` spends them only on photos whose first reading is not sure.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import Detector
+from vision.detector import Detector, FaceMemory, Located
 from vision.evaluation import box_iou
 from vision.overlaps import merge_overlaps
-from vision.zoom import detect_tiles, tile_size, tiles_region
+from vision.zoom import locate_tiles, tile_size, tiles_region
 
 OTHER_TURNS = (1, 2, 3)  # quarter turns read besides the photo as given
 SAME_TILE = 0.5  # IoU above which boxes from two turns are one tile
@@ -38,14 +38,21 @@ def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], axis=1)
 
 
-def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
-                tile: float | None = None) -> TileDetections:
-    """The tiles found in the photo turned ``turns`` quarter turns, one reading per tile, in the photo's
-    pixels; ``zoom``: small tiles read again zoomed (`vision.zoom`, ``tile`` their size when known), else
-    the detector's one pass."""
+def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
+                  tile: float | None = None) -> Located:
+    """The tiles located in the photo turned ``turns`` quarter turns, in the photo's pixels; ``zoom``:
+    small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
+    detector's one pass."""
     turned = np.ascontiguousarray(np.rot90(image, turns))
-    found = merge_overlaps(detect_tiles(turned, detector, tile) if zoom else detector(turned))
+    found = locate_tiles(turned, detector, tile) if zoom else detector.locate(turned)
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
+
+
+def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
+                tile: float | None = None, memory: FaceMemory | None = None) -> TileDetections:
+    """The tiles found in the photo turned ``turns`` quarter turns (`locate_turned`), one reading per tile,
+    their crops read as that turn shows them (``memory``: as `Detector.read`)."""
+    return merge_overlaps(detector.read(image, locate_turned(image, detector, turns, zoom, tile), turns, memory))
 
 
 def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetections:
@@ -104,14 +111,15 @@ class AllSides:
 
 
 def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None,
-                   zoom: bool = True, floor: float = MIN_VOTE) -> TileDetections:
+                   zoom: bool = True, floor: float = MIN_VOTE, memory: FaceMemory | None = None) -> TileDetections:
     """The four turns' vote; ``upright`` is the reading of the photo as given, when already made. With
-    ``zoom`` (as `scan` reads) the other turns read only the region of the tiles the first found
-    (``CONTEXT`` tile sizes around, the whole photo when it found none), scaled down to tiles of
-    ``TILE_PIXELS``: the face reader needs no more, and a 12-megapixel photo would cost more to turn and
-    shrink than to read. Without (as `mcr detect --all-sides`), each turn is the detector's one pass
-    over the whole photo. ``floor``: as in `vote`."""
-    first = upright if upright is not None else read_turned(image, detector, 0, zoom)
+    ``zoom`` (as `scan` reads) the other turns locate tiles only in the region of the tiles the first
+    found (``CONTEXT`` tile sizes around, the whole photo when it found none), scaled down to tiles of
+    ``TILE_PIXELS``: the detector needs no more, and a 12-megapixel photo would cost more to turn and
+    shrink than to read; their faces are read from the photo itself. Without (as `mcr detect
+    --all-sides`), each turn is the detector's one pass over the whole photo. ``floor``: as in `vote`;
+    ``memory``: the faces read so far in the photo (`FaceMemory`), a turn reads only crops not read yet."""
+    first = upright if upright is not None else read_turned(image, detector, 0, zoom, memory=memory)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height
     part, tile = image, None
@@ -123,5 +131,7 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
             tile = TILE_PIXELS
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
-    turned = [read_turned(part, detector, k, zoom, tile) for k in OTHER_TURNS]
-    return vote([first, *(t.with_boxes(t.xyxy * to_photo + np.float32([x0, y0, x0, y0])) for t in turned)], floor)
+    located = [locate_turned(part, detector, k, zoom, tile) for k in OTHER_TURNS]
+    turned = [merge_overlaps(detector.read(image, seen.with_boxes(seen.xyxy * to_photo + np.float32([x0, y0, x0, y0])),
+                                           k, memory)) for k, seen in zip(OTHER_TURNS, located, strict=True)]
+    return vote([first, *turned], floor)

@@ -14,7 +14,6 @@ import math
 
 import numpy as np
 
-from vision.detections import TileDetections
 from vision.detector import Detector, Located
 
 MIN_SIDE = 28.0  # model-input pixels: tiles whose short side is smaller are read again, zoomed
@@ -89,31 +88,31 @@ def zoomed_side(length: float, tile: float, detector: Detector) -> int | None:
     return side if side <= limit else None
 
 
-def detect_tiles(image: np.ndarray, detector: Detector, tile: float | None = None) -> TileDetections:
-    """Every tile in a BGR photo, read again zoomed on the tiles' region when they are read small, after
-    a look in quarters of a large photo where the first pass found (almost) nothing (the quarters too
-    may show the tiles small). The passes only locate the tiles (`Detector.locate`); the faces are read
-    once, from the photo itself, for the last pass's tiles: the face reader never reads a pass that a
-    zoomed one replaces. A tile found in two overlapping windows is one to the reading's NMS when both
-    boxes read alike; read as two faces it comes back twice, and `vision.overlaps` keeps one.
+def locate_tiles(image: np.ndarray, detector: Detector, tile: float | None = None) -> Located:
+    """Where every tile in a BGR photo is, located again zoomed on the tiles' region when they are read
+    small, after a look in quarters of a large photo where the first pass found (almost) nothing (the
+    quarters too may show the tiles small): the last pass's candidates, whose faces are then read once
+    (`Detector.read`), from the photo itself: the face reader never reads a pass that a zoomed one
+    replaces. A tile found in two overlapping windows is one to the reading's NMS when both boxes read
+    alike; read as two faces it comes back twice, and `vision.overlaps` keeps one.
     ``tile``: the tiles' size when known (a region of a photo whose tiles were found before, turned):
     one pass at the side that shows them at `MIN_SIDE`, when one pass may read it."""
     height, width = image.shape[:2]
     side = None if tile is None else zoomed_side(max(height, width), tile, detector)
     if side is not None:
-        return detector.read(image, detector.locate(image, side))
+        return detector.locate(image, side)
     seen = max(height, width)  # photo pixels the model's input spanned
     located = detector.locate(image)
     if len(located.tiles(detector.iou)) < FEW and seen >= BLIND * detector.size:
         seen = round(seen * 0.55)  # 2x2 windows (fewer for a long, thin photo)
         located = _locate_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
     zoomed = _zoomed(image, detector, located.tiles(detector.iou), seen)
-    return detector.read(image, located) if zoomed is None else zoomed
+    return located if zoomed is None else zoomed
 
 
-def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int) -> TileDetections | None:
-    """The tiles read again in windows over their region, when the tiles found (``tiles``, xyxy, in a pass
-    whose input spanned ``seen`` photo pixels) were read small; None when they were not."""
+def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int) -> Located | None:
+    """The tiles located again in windows over their region, when the tiles found (``tiles``, xyxy, in a
+    pass whose input spanned ``seen`` photo pixels) were read small; None when they were not."""
     if len(tiles) == 0:
         return None
     tile = tile_size(tiles)
@@ -125,10 +124,10 @@ def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int)
     x0, y0, x1, y1 = tiles_region(tiles, margin, width, height)
     one_pass = zoomed_side(max(x1 - x0, y1 - y0), tile, detector)
     if one_pass is not None:
-        return detector.read(image, detector.locate(image[y0:y1, x0:x1], one_pass).shifted(x0, y0))
+        return detector.locate(image[y0:y1, x0:x1], one_pass).shifted(x0, y0)
     centres = (tiles[:, :2] + tiles[:, 2:]) / 2
     windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
         windows = [(int(x0), int(y0), int(x1), int(y1))]
-    return detector.read(image, _locate_windows(image, detector, windows))
+    return _locate_windows(image, detector, windows)

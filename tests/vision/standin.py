@@ -8,7 +8,7 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import Located, top_two
+from vision.detector import FaceMemory, Located, top_two
 
 
 class StandIn:
@@ -27,7 +27,8 @@ class StandIn:
         scores[rows, reading.class_id] = reading.confidence
         return Located(reading.xyxy, scores)
 
-    def read(self, image: np.ndarray, located: Located) -> TileDetections:
+    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
+             ) -> TileDetections:
         reading = TileDetections(located.xyxy, *top_two(located.scores))
         return reading[reading.confidence >= self.conf]
 

@@ -5,7 +5,9 @@ import numpy as np
 import pytest
 
 from vision.detector import (
+    SAME_READ,
     Detector,
+    FaceMemory,
     Letterbox,
     Located,
     class_aware_nms,
@@ -80,6 +82,17 @@ def test_located_tiles_keep_one_box_per_tile_whatever_its_faces() -> None:
     scores[1, [5, 6]] = 0.5
     scores[2, 7] = 0.3
     assert Located(xyxy, scores).tiles(0.5).tolist() == [xyxy[1].tolist(), xyxy[2].tolist()]
+
+
+def test_a_face_memory_recalls_the_box_that_shows_the_same_crop() -> None:
+    memory = FaceMemory()
+    boxes = np.array([[0, 0, 100, 100], [2, 2, 102, 102], [40, 0, 140, 100]], np.float32)
+    assert memory.recall(boxes).tolist() == [-1, -1, -1]  # nothing read yet
+    memory.remember(np.array([[0, 0, 100, 100], [300, 0, 400, 100]], np.float32), np.eye(2, 43, dtype=np.float32))
+    memory.remember(np.zeros((0, 4), np.float32), np.zeros((0, 43), np.float32))  # a reading with no new crop
+    assert 0.43 < SAME_READ < 0.92  # the two boxes' IoU with the first remembered box
+    assert memory.recall(boxes).tolist() == [0, 0, -1]  # a box 2 px off shows the same crop; 40 px off does not
+    assert memory.faces.shape == (2, 43) and memory.faces[1, 1] == 1
 
 
 def test_near_identical_boxes_are_read_once_by_the_surest() -> None:

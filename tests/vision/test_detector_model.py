@@ -9,7 +9,7 @@ import pytest
 
 from api.cli import main
 from scoring.tiles import CLASS_NAMES
-from vision.detector import Detector, default_model_path, in_tile_order
+from vision.detector import Detector, FaceMemory, default_model_path, in_tile_order, load_image
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
 HOLDOUT = Path(__file__).resolve().parents[2] / "models" / "holdout.txt"
@@ -26,6 +26,35 @@ def held_out_hand_photo() -> Path:
         pytest.skip(f"real photos not found at {REAL}")
     sources = [s for s in HOLDOUT.read_text().split() if s.startswith("hand_")]
     return sorted(REAL.glob(f"images/{sources[0]}.rf.*"))[0]
+
+
+class CountingReader:
+    """The face reader, counting the crops it reads."""
+
+    def __init__(self, reader: object) -> None:
+        self.reader, self.tile_index, self.crops = reader, reader.tile_index, 0  # type: ignore[attr-defined]
+
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1, turn: int = 0) -> np.ndarray:
+        self.crops += len(xyxy)
+        return self.reader(image, xyxy, views, turn)  # type: ignore[operator]
+
+
+def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector: Detector) -> None:
+    photo = load_image(Path(__file__).resolve().parents[2] / "examples" / "hand.jpg")
+    counting = detector.tuned()
+    counting.faces = reader = CountingReader(detector.faces)
+    located, memory = detector.locate(photo), FaceMemory()
+    first = counting.read(photo, located, memory=memory)
+    read = reader.crops
+    assert read > 0 and len(memory.xyxy) == read
+    again = counting.read(photo, located, turn=1, memory=memory)  # another turn finding the same boxes
+    assert reader.crops == read  # nothing read again: the faces are the first reading's
+    assert (again.class_id == first.class_id).all() and np.allclose(again.confidence, first.confidence)
+    aside = located.with_boxes(located.xyxy + np.float32([photo.shape[1], 0] * 2))  # off the photo: grey crops
+    counting.read(photo, aside, turn=1, memory=memory)  # boxes overlapping none read before: all read
+    assert reader.crops == 2 * read and len(memory.xyxy) == 2 * read
+    fresh = counting.read(photo, located, turn=2)  # without a memory, every crop is read
+    assert reader.crops == 3 * read and len(fresh) == len(first)
 
 
 def test_metadata(detector: Detector) -> None:

@@ -85,7 +85,7 @@ class FlowerReader(FaceReader):
         self.tile_index = np.array([tile(code).index for code in self.classes])
         self.asked: list[np.ndarray] = []
 
-    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1) -> np.ndarray:
+    def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1, turn: int = 0) -> np.ndarray:
         self.asked.append(xyxy)
         reading = np.full(8, 0.2 / 6, np.float32)
         reading[[4, 6]] = 0.2, 0.6
@@ -140,6 +140,10 @@ def test_more_views_read_each_crop_turned_and_take_the_geometric_mean() -> None:
     assert four.sum() == pytest.approx(1.0)
     with pytest.raises(ValueError, match=r"views must be one of \[1, 2, 4\], not 3"):
         reader(photo, box, views=3)
+    for turn in range(4):  # a turn reads each crop as the photo turned that way shows it
+        turned = np.rot90(photo, turn).copy()
+        assert reader(photo, box, turn=turn) == pytest.approx(reader(turned, box), abs=1e-6)
+        assert reader(photo, box, views=2, turn=turn) == pytest.approx(reader(turned, box, views=2), abs=1e-6)
 
 
 def test_reader_errors_name_the_file(tmp_path: Path) -> None:

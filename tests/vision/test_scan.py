@@ -18,7 +18,7 @@ from tests.vision.test_layout import HAND as LONG_HAND
 from tests.vision.test_layout import NOTATION as LONG_NOTATION
 from tests.vision.test_layout import lay, shoot
 from vision.detections import TileDetections
-from vision.detector import Located
+from vision.detector import FaceMemory, Located
 from vision.scan import SCAN_VIEWS, ScanOverrides, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,9 +68,10 @@ class SmallTiles(StandIn):
         self.sides.append(side)
         return super().locate(image, side)
 
-    def read(self, image: np.ndarray, located: Located) -> TileDetections:
+    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
+             ) -> TileDetections:
         self.faces_read += 1
-        return super().read(image, located)
+        return super().read(image, located, turn, memory)
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.inputs.append(image.shape[:2])
