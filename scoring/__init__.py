@@ -7,7 +7,7 @@ True
 
 from scoring.hand import Hand, HandError, Meld, MeldKind, Situation
 from scoring.notation import format_hand, parse_hand
-from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, score
+from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, is_complete, score
 
 __all__ = [
     "FanScore",
@@ -20,6 +20,7 @@ __all__ = [
     "ScoreResult",
     "Situation",
     "format_hand",
+    "is_complete",
     "parse_hand",
     "score",
 ]

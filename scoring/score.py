@@ -124,6 +124,17 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
     return _result(hand, situation, best)
 
 
+def is_complete(hand: Hand) -> bool:
+    """Whether the hand's tiles make a complete hand in some form: what `score` tells by any error but
+    ``NOT_A_WIN``, without scoring a reading's fans (the photo reader asks it of thousands of candidate
+    readings)."""
+    return bool(_readings(hand, _meld_groups(hand)))
+
+
+def _meld_groups(hand: Hand) -> tuple[Group, ...]:
+    return tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
+
+
 def _meld_group(i: int, m: Meld) -> Group:
     kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}[m.kind]
     return Group(kind, m.first.index, m.concealed, i)
@@ -138,7 +149,7 @@ def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
     for m in hand.melds:
         for t in m.tiles:
             counts[t.index] += 1
-    melds = tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
+    melds = _meld_groups(hand)
     facts = HandFacts(
         counts=tuple(counts),
         win=hand.win_tile.index,

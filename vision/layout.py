@@ -40,8 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, Meld, MeldKind, score
-from scoring.score import ScoreError
+from scoring import Hand, HandError, Meld, MeldKind, is_complete
 from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
@@ -381,7 +380,7 @@ class _Reader:
                 except HandError as exc:
                     invalid.append((c.plausibility, c, str(exc)))
                     continue
-                complete = score(hand).error is not ScoreError.NOT_A_WIN
+                complete = is_complete(hand)
                 valid.append((c.plausibility + (1.0 if complete else 0.0), c, hand, complete))
             if valid:
                 value, c, hand, complete = max(valid, key=lambda v: v[0])
@@ -413,7 +412,7 @@ def _groups(c: _Candidate) -> tuple[TileGroup, ...]:
 def _complete(build: Callable[[], Hand]) -> bool:
     """Whether ``build`` gives a valid, complete hand."""
     try:
-        return score(build()).error is not ScoreError.NOT_A_WIN
+        return is_complete(build())
     except HandError:
         return False
 

@@ -1,9 +1,12 @@
+import random
+
 import pytest
 
-from scoring import ScoreError, Situation, parse_hand, score
+from scoring import Hand, HandError, ScoreError, Situation, is_complete, parse_hand, score
 from scoring.decompose import waits
 from scoring.request import read_request
-from scoring.tiles import tile
+from scoring.tiles import PLAYABLE, tile
+from tests.scoring.random_hands import random_hand
 
 WIN = "[567m,2][567s,3]567p234p1s1s"  # Mixed Triple Chow 8, All Chows 2, Short Straight 1, Single Wait 1
 
@@ -29,6 +32,21 @@ def test_incomplete_hand_is_a_false_win_not_an_exception():
     result = score(parse_hand("123m456p789s11pEE1s"), Situation(seat_wind=tile("N")))
     assert (result.is_win, result.error, result.fans, result.form) == (False, ScoreError.NOT_A_WIN, (), None)
     assert result.payouts == {"E": 10, "S": 10, "W": 10, "N": -30}
+
+
+def test_is_complete_tells_what_score_tells_without_scoring_fans():
+    rng = random.Random(7)
+    wins = [random_hand(rng)[0] for _ in range(200)]  # regular, seven pairs, knitted, thirteen orphans...
+    spoiled = []  # each hand won on another tile instead: mostly no win, now and then another wait
+    for hand in wins:
+        try:
+            spoiled.append(Hand(hand.concealed, hand.melds, rng.choice(PLAYABLE), hand.flowers))
+        except HandError:  # a fifth copy
+            pass
+    for hand in [*wins, *spoiled, parse_hand("123m456p789s11pEE1s"), parse_hand("19m19p19sESWNCFP1m")]:
+        assert is_complete(hand) == (score(hand).error is not ScoreError.NOT_A_WIN), hand
+    assert all(is_complete(h) for h in wins)
+    assert 0 < sum(is_complete(h) for h in spoiled) < len(spoiled) / 2 and len(spoiled) > 150
 
 
 def test_reading_lists_sets_and_how_they_score():
