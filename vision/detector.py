@@ -235,7 +235,8 @@ class FaceMemory:
     """The faces the readers read in one photo: the boxes read (the photo's pixels) and their reading (n ×
     len(TILES)). Another reading of the photo (a turn of it, `vision.views`) takes a tile's faces from
     here when its box shows the reader nearly the same crop (`SAME_READ`) instead of reading it again:
-    the first reading read each crop at four quarter turns, which is what the turns would add."""
+    the first reading read each crop at four quarter turns, which is what the turns would add. `remember`
+    builds new arrays, so a copy (`copy.copy`) is a reading's own memory: what it adds, the original lacks."""
 
     xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
     faces: np.ndarray = field(default_factory=lambda: np.zeros((0, len(TILES)), np.float32))
@@ -331,13 +332,14 @@ class Detector:
         """The faces of the tiles `locate` found in ``image``: each read again by the face reader and fused
         with the detector's scores (`fuse`), boxes of one tile read alike merged, tiles held to ``conf``.
         ``turn``: the crops read as in the photo turned that many quarter turns (`FaceReader.__call__`);
-        ``memory``: faces read before in this photo, taken from there where a box was read, and added to."""
+        ``memory``: faces read before in this photo, taken from there where a box was read, and added to (the
+        crops read here)."""
         xyxy, scores = located.xyxy, located.scores
         if self.faces is None:  # the best face is the confidence: held to `conf` like the tile
             kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
-            faces = self._faces(image, xyxy[readers], turn, memory or FaceMemory())
+            faces = self._faces(image, xyxy[readers], turn, memory if memory is not None else FaceMemory())
             scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))

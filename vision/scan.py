@@ -28,9 +28,10 @@ ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, t
 BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `views.MIN_VOTE`)
 SCAN_VIEWS = 4  # quarter turns at which the readers read each crop of the first reading (`Detector.views`);
 # the other turns of an unsure photo take those readings for the tiles they find again (`FaceMemory`) and
-# read a tile only they find once, as they see it. Held-out real hands
-# 64 -> 66 of 80 exact, unseen styles 68 -> 69 of 96; 12-MP photo +14 ms (76 -> 90), the real photos'
-# median +35 ms (four views in every turn too: no better, +70 ms). Not in `mcr label`: 23.8 -> 11.7 images/s.
+# read a tile only they find once, as they see it (session 16: the real photos' median 18-29 % lower than
+# reading every crop in every turn, the same hands). Session 12, four views against one: held-out real hands
+# 64 -> 66 of 80 exact, unseen styles 68 -> 69 of 96; 12-MP photo +14 ms (76 -> 90), the real photos' median
+# +35 ms (four views in every turn too: no better, +70 ms). Not in `mcr label`: 23.8 -> 11.7 images/s.
 SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's is): a flower of a set the
 # models never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles
 # itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69

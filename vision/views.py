@@ -10,6 +10,8 @@ only they find, with a `FaceMemory`), so `scan` spends them only on photos whose
 
 from __future__ import annotations
 
+import copy
+
 import cv2
 import numpy as np
 
@@ -40,7 +42,7 @@ def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.nd
 
 def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
                   tile: float | None = None) -> Located:
-    """The tiles located in the photo turned ``turns`` quarter turns, in the photo's pixels; ``zoom``:
+    """The tiles located in ``image`` turned ``turns`` quarter turns, in the pixels of ``image``; ``zoom``:
     small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
     detector's one pass."""
     turned = np.ascontiguousarray(np.rot90(image, turns))
@@ -51,7 +53,7 @@ def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool 
 def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
                 tile: float | None = None, memory: FaceMemory | None = None) -> TileDetections:
     """The tiles found in the photo turned ``turns`` quarter turns (`locate_turned`), one reading per tile,
-    their crops read as that turn shows them (``memory``: as `Detector.read`)."""
+    their crops read as that turn shows them (``memory``: as `Detector.read`, added to)."""
     return merge_overlaps(detector.read(image, locate_turned(image, detector, turns, zoom, tile), turns, memory))
 
 
@@ -118,7 +120,10 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
     ``TILE_PIXELS``: the detector needs no more, and a 12-megapixel photo would cost more to turn and
     shrink than to read; their faces are read from the photo itself. Without (as `mcr detect
     --all-sides`), each turn is the detector's one pass over the whole photo. ``floor``: as in `vote`;
-    ``memory``: the faces read so far in the photo (`FaceMemory`), a turn reads only crops not read yet."""
+    ``memory``: the faces read so far in the photo (`FaceMemory`; a first reading made here adds to it):
+    each other turn takes from it the faces of the tiles it finds again and reads the others as it sees
+    them, for itself alone (a tile the first reading lacked is read by each turn that finds it: three
+    views, not one remembered)."""
     first = upright if upright is not None else read_turned(image, detector, 0, zoom, memory=memory)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height
@@ -131,7 +136,9 @@ def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetection
             part = cv2.resize(part, None, fx=TILE_PIXELS / tile, fy=TILE_PIXELS / tile, interpolation=cv2.INTER_AREA)
             tile = TILE_PIXELS
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
-    located = [locate_turned(part, detector, k, zoom, tile) for k in OTHER_TURNS]
-    turned = [merge_overlaps(detector.read(image, seen.with_boxes(seen.xyxy * to_photo + np.float32([x0, y0, x0, y0])),
-                                           k, memory)) for k, seen in zip(OTHER_TURNS, located, strict=True)]
-    return vote([first, *turned], floor)
+    readings = [first]
+    for k in OTHER_TURNS:
+        seen = locate_turned(part, detector, k, zoom, tile)
+        in_photo = seen.with_boxes(seen.xyxy * to_photo + np.float32([x0, y0, x0, y0]))
+        readings.append(merge_overlaps(detector.read(image, in_photo, k, copy.copy(memory))))
+    return vote(readings, floor)

@@ -13,8 +13,9 @@ from tests.vision.test_layout import lay, shoot
 from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
 from vision.detections import TileDetections
+from vision.detector import FaceMemory, Located
 from vision.scan import SCAN_CONF, scan, scan_detections
-from vision.views import MIN_VOTE, unturn_boxes, vote
+from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, unturn_boxes, vote
 
 
 def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:
@@ -89,6 +90,40 @@ def _painted(truth: TileDetections, upside_down: bool) -> np.ndarray:
         photo[middle:y2, x1:x2, 1] = 255 if upside_down else 0
         photo[y1:middle, x1:x2, 1] = 0 if upside_down else 255
     return photo
+
+
+class RecordsReads(ReadsUprightOnly):
+    """`ReadsUprightOnly`, recording what each reading of faces was given: the turn, the image's shape and
+    the boxes, and the memory's size then (None: no memory)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads: list[tuple[int, tuple[int, ...], np.ndarray, int | None]] = []
+
+    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
+             ) -> TileDetections:
+        self.reads.append((turn, image.shape, located.xyxy, None if memory is None else len(memory.xyxy)))
+        if memory is not None:  # as `Detector.read`: what was read is remembered
+            memory.remember(located.xyxy, np.zeros((len(located.xyxy), len(TILES)), np.float32))
+        return super().read(image, located, turn, memory)
+
+
+def test_the_other_turns_read_faces_from_the_photo_itself_at_their_turn() -> None:
+    """The other turns locate tiles in the turned region of the tiles, shrunk (tiles of 94 px to
+    `TILE_PIXELS`), and read them in the photo, at the photo's boxes of the tiles, each turn with the
+    memory of the first reading only."""
+    truth = shoot(lay(HAND), 0, scale=100)
+    photo = _painted(truth, upside_down=True)
+    detector, memory = RecordsReads(), FaceMemory()
+    read_all_sides(photo, detector, memory=memory)  # type: ignore[arg-type]
+    assert [turn for turn, *_ in detector.reads] == [0, *OTHER_TURNS]
+    assert all(shape == photo.shape for _, shape, _, _ in detector.reads)  # every face read from the photo
+    assert [size for *_, size in detector.reads] == [0, len(truth), len(truth), len(truth)]  # the first's only
+    painted = np.array([box for box, _, _ in _painted_tiles(photo)], np.float32)
+    for turn, _, boxes, _ in detector.reads:  # turns 1 and 3 see the tiles on their side: none
+        assert len(boxes) == (len(truth) if turn % 2 == 0 else 0)
+        if len(boxes):  # each box within 2 px of a painted tile's (the shrunk region's rounding)
+            assert np.abs(boxes[:, None] - painted[None]).max(axis=2).min(axis=1).max() <= 2, turn
 
 
 def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
