@@ -339,7 +339,8 @@ class Detector:
             kept = np.flatnonzero(scores.max(axis=1) >= self.conf)
         else:
             readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
-            faces = self._faces(image, xyxy[readers], turn, memory if memory is not None else FaceMemory())
+            faces = self._faces(self.faces, image, xyxy[readers], turn,
+                                memory if memory is not None else FaceMemory())
             scores = fuse(scores, faces[which])  # near-identical boxes read once
             best = scores.max(axis=1)
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
@@ -347,15 +348,16 @@ class Detector:
         xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
         return TileDetections(xyxy, *top_two(scores))
 
-    def _faces(self, image: np.ndarray, xyxy: np.ndarray, turn: int, memory: FaceMemory) -> np.ndarray:
-        """The readers' faces (n × len(TILES)) of the crops at ``xyxy``: remembered, or read and remembered."""
-        assert self.faces is not None
+    def _faces(self, reader: FaceReader, image: np.ndarray, xyxy: np.ndarray, turn: int,
+               memory: FaceMemory) -> np.ndarray:
+        """The faces (n × len(TILES)) of the crops at ``xyxy``, read by ``reader`` and the second looks:
+        remembered, or read and remembered."""
         known = memory.recall(xyxy)
         new = np.flatnonzero(known < 0)
         read = xyxy[new]
-        faces = in_tile_order(self.faces(image, read, self.views, turn), self.faces.tile_index)
-        for reader in self.second_looks.values():  # each rereads the crops read mostly as its faces
-            faces = reader.second_look(image, read, faces, self.views, turn)
+        faces = in_tile_order(reader(image, read, self.views, turn), reader.tile_index)
+        for look in self.second_looks.values():  # each rereads the crops read mostly as its faces
+            faces = look.second_look(image, read, faces, self.views, turn)
         memory.remember(read, faces)
         every = np.zeros((len(xyxy), len(TILES)), np.float32)
         every[new] = faces
