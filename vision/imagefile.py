@@ -10,7 +10,7 @@ fewer pixels: `mcr scan`, ``/v1/scan`` and batch labelling do.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -116,6 +116,11 @@ class Photo:
     pixels: np.ndarray
     width: int
     height: int
+    source: bytes | None = field(default=None, repr=False)  # the file's bytes, kept when decoded reduced
+
+    def whole(self) -> Photo:
+        """The photo decoded at its own size (itself when it was)."""
+        return self if self.source is None else decode_photo(self.source)
 
     def to_original(self, detections: TileDetections) -> TileDetections:
         """Boxes found on ``pixels`` in the photo's own pixels."""
@@ -152,7 +157,7 @@ def decode_photo(data: bytes, min_side: int | None = None) -> Photo:
             pixels = cv2.imdecode(buffer, flag)
             straight, turned = (-(-h // k), -(-w // k)), (-(-w // k), -(-h // k))  # libjpeg rounds up
             if pixels is not None and straight != turned and pixels.shape[:2] in (straight, turned):
-                return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)))
+                return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)), data)
             # undecodable, or the EXIF rotation not told apart by the size: decoded whole, as below
     pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
     if pixels is None:

@@ -23,6 +23,7 @@ from vision.imagefile import Photo
 from vision.layout import Doubt, LayoutReading, Overrides, TileGroup, read_hand
 from vision.overlaps import merge_row_doubles
 from vision.views import read_all_sides, read_turned
+from vision.zoom import tile_size
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
 BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `views.MIN_VOTE`)
@@ -37,7 +38,12 @@ SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's
 # itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69
 # of 80, scored alike 69 / 72 / 73 / 73; unseen styles (100 scenes) 70 / 70 / 70 exact, 76 / 77 / 77 alike.
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
-# 3x faster than whole, its tiles still larger than the zoomed pass and the face reader need
+# 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
+SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole:
+# the held-out hand photos pasted at 1x / 1.5x into a 4000x3000 frame (tiles ~35 / ~53 px at half size) read
+# 61 -> 65 / 68 -> 69 of 80 exact (decoded whole from the start: 66 / 71), median 399 -> 665 / 391 -> 548 ms;
+# the example and the 12-MP real copies (tiles >= 60 px reduced) are read as before. The detector's first look
+# at 640 px cannot decide it (it sizes 30-50 px tiles anywhere from 35 to 230 px): the zoomed reading does.
 
 
 @dataclass(frozen=True)
@@ -69,23 +75,40 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
     """Read and score the hand in a BGR photo, its tiles held to `SCAN_CONF`; ``all_sides``: from its four
     sides even when the first reading is sure."""
-    faint = detector.tuned(conf=min(detector.conf, SCAN_CONF))
-    memory = FaceMemory()  # the other turns take the first reading's faces of the tiles they find again
-    first = merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory))
-    reading = read_hand(first, overrides)
-    if all_sides or not _sure(reading, first):
-        voted = read_all_sides(image, faint, first, memory=memory)
-        voted = read_hand(_without_faint_backs(merge_row_doubles(voted)), overrides)
-        if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
-            reading = voted
-    return _scored(reading, situation)
+    return _scan(image, detector, situation, overrides, all_sides, _first_reading(image, detector))
 
 
 def scan_photo(photo: Photo, detector: Detector, situation: Situation,
                overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
-    """`scan` of a decoded photo (maybe reduced, see `SCAN_SIDE`), its boxes in the photo's own pixels."""
-    result = scan(photo.pixels, detector, situation, overrides, all_sides)
+    """`scan` of a decoded photo (maybe reduced, see `SCAN_SIDE`), its boxes in the photo's own pixels. A
+    photo decoded reduced whose first reading finds tiles smaller than `SHARP_TILE` is read decoded whole."""
+    first = _first_reading(photo.pixels, detector)
+    if photo.source is not None and len(first[0]) and tile_size(first[0].xyxy) < SHARP_TILE:
+        photo = photo.whole()
+        first = _first_reading(photo.pixels, detector)
+    result = _scan(photo.pixels, detector, situation, overrides, all_sides, first)
     return replace(result, detections=photo.to_original(result.detections))
+
+
+def _first_reading(image: np.ndarray, detector: Detector) -> tuple[TileDetections, FaceMemory]:
+    """The photo as given, read at `SCAN_VIEWS`, and the faces read (for the other turns to take)."""
+    memory = FaceMemory()
+    faint = detector.tuned(conf=min(detector.conf, SCAN_CONF), views=SCAN_VIEWS)
+    return merge_row_doubles(read_turned(image, faint, 0, memory=memory)), memory
+
+
+def _scan(image: np.ndarray, detector: Detector, situation: Situation, overrides: ScanOverrides | None,
+          all_sides: bool, first_reading: tuple[TileDetections, FaceMemory]) -> ScanResult:
+    """`scan` after its first reading: the other sides read when it is not sure, the hand scored."""
+    first, memory = first_reading
+    reading = read_hand(first, overrides)
+    if all_sides or not _sure(reading, first):
+        faint = detector.tuned(conf=min(detector.conf, SCAN_CONF))
+        voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, faint, first, memory=memory))),
+                          overrides)
+        if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
+            reading = voted
+    return _scored(reading, situation)
 
 
 def scan_detections(detections: TileDetections, situation: Situation,

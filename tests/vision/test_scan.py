@@ -185,6 +185,38 @@ def test_a_12_megapixel_jpeg_is_read_reduced_and_reported_in_its_own_pixels(
     assert (box_iou(expected, hand_boxes(data)).max(axis=1) > 0.7).mean() > 0.9  # the same tiles, where they are
 
 
+class ScaledTiles(StandIn):
+    """Stands in for the detector on a plain 4000×3000 photo, decoded at any scale: the hand's tiles, in
+    proportion to the image it is given (``scale`` pixels a tile in the whole photo), read at a size at
+    which they never need a zoomed pass; it records the widths of the images it looked at."""
+
+    size = 4000
+
+    def __init__(self, scale: float) -> None:
+        self.tiles, self.widths = shoot(lay(HAND), 0, scale=scale), []
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.widths.append(image.shape[1])
+        return self.tiles.with_boxes(self.tiles.xyxy * (image.shape[1] / 4000))
+
+
+def test_a_reduced_photo_whose_tiles_are_small_is_read_whole() -> None:
+    """A 12-MP JPEG is decoded at half size, and read so when its tiles are large enough there; tiles under
+    `SHARP_TILE` pixels send it to be read decoded whole. Either way the boxes are the photo's own."""
+    import cv2
+
+    from vision.imagefile import decode_photo
+    from vision.scan import SCAN_SIDE, SHARP_TILE, scan_photo
+
+    jpeg = cv2.imencode(".jpg", np.full((3000, 4000, 3), 128, np.uint8))[1].tobytes()
+    for scale, whole in ((2 * SHARP_TILE - 10, True), (2 * SHARP_TILE + 10, False)):  # tiles of 38 / 58 px reduced
+        detector, photo = ScaledTiles(scale), decode_photo(jpeg, SCAN_SIDE)
+        assert photo.pixels.shape == (1500, 2000, 3) and photo.whole().pixels.shape == (3000, 4000, 3)
+        result = scan_photo(photo, detector, Situation())  # type: ignore[arg-type]
+        assert (4000 in detector.widths) is whole and detector.widths[0] == 2000, scale
+        assert result.hand is not None and _same_boxes(result.detections, detector.tiles), scale
+
+
 def test_scan_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["scan", str(tmp_path / "none.jpg")]) == 2
     assert "no such file" in capsys.readouterr().err
@@ -221,7 +253,7 @@ class FixedTiles(StandIn):
 def test_the_first_reading_reads_each_crop_at_scan_views_and_the_other_turns_do_not_ask_again() -> None:
     detector = FixedTiles()
     scan(np.full((3000, 4000, 3), 128, np.uint8), detector, Situation(), all_sides=True)  # its tiles inside
-    assert [views for views, _ in detector.tunings] == [None, SCAN_VIEWS] and SCAN_VIEWS == 4
+    assert [views for views, _ in detector.tunings] == [SCAN_VIEWS, None] and SCAN_VIEWS == 4  # then its own
 
 
 def test_scan_cli_prints_groups_notation_score_and_annotates(
