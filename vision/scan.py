@@ -75,35 +75,39 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
          overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
     """Read and score the hand in a BGR photo, its tiles held to `SCAN_CONF`; ``all_sides``: from its four
     sides even when the first reading is sure."""
-    return _scan(image, detector, situation, overrides, all_sides, _first_reading(image, detector))
+    faint = _faint(detector)
+    return _scan(image, faint, situation, overrides, all_sides, *_first_reading(image, faint))
 
 
 def scan_photo(photo: Photo, detector: Detector, situation: Situation,
                overrides: ScanOverrides | None = None, all_sides: bool = False) -> ScanResult:
     """`scan` of a decoded photo (maybe reduced, see `SCAN_SIDE`), its boxes in the photo's own pixels. A
     photo decoded reduced whose first reading finds tiles smaller than `SHARP_TILE` is read decoded whole."""
-    first = _first_reading(photo.pixels, detector)
-    if photo.source is not None and len(first[0]) and tile_size(first[0].xyxy) < SHARP_TILE:
+    faint = _faint(detector)
+    first, memory = _first_reading(photo.pixels, faint)
+    if photo.source is not None and len(first) and tile_size(first.xyxy) < SHARP_TILE:
         photo = photo.whole()
-        first = _first_reading(photo.pixels, detector)
-    result = _scan(photo.pixels, detector, situation, overrides, all_sides, first)
+        first, memory = _first_reading(photo.pixels, faint)
+    result = _scan(photo.pixels, faint, situation, overrides, all_sides, first, memory)
     return replace(result, detections=photo.to_original(result.detections))
 
 
-def _first_reading(image: np.ndarray, detector: Detector) -> tuple[TileDetections, FaceMemory]:
+def _faint(detector: Detector) -> Detector:
+    """The detector as a scan reads with it: tiles held to `SCAN_CONF` (or its own threshold, when lower)."""
+    return detector.tuned(conf=min(detector.conf, SCAN_CONF))
+
+
+def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, FaceMemory]:
     """The photo as given, read at `SCAN_VIEWS`, and the faces read (for the other turns to take)."""
     memory = FaceMemory()
-    faint = detector.tuned(conf=min(detector.conf, SCAN_CONF), views=SCAN_VIEWS)
-    return merge_row_doubles(read_turned(image, faint, 0, memory=memory)), memory
+    return merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory)), memory
 
 
-def _scan(image: np.ndarray, detector: Detector, situation: Situation, overrides: ScanOverrides | None,
-          all_sides: bool, first_reading: tuple[TileDetections, FaceMemory]) -> ScanResult:
+def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: ScanOverrides | None,
+          all_sides: bool, first: TileDetections, memory: FaceMemory) -> ScanResult:
     """`scan` after its first reading: the other sides read when it is not sure, the hand scored."""
-    first, memory = first_reading
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading, first):
-        faint = detector.tuned(conf=min(detector.conf, SCAN_CONF))
         voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, faint, first, memory=memory))),
                           overrides)
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote

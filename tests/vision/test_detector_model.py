@@ -10,6 +10,7 @@ import pytest
 from api.cli import main
 from scoring.tiles import CLASS_NAMES
 from vision.detector import Detector, FaceMemory, default_model_path, in_tile_order, load_image
+from vision.faces import FaceReader
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
 HOLDOUT = Path(__file__).resolve().parents[2] / "models" / "holdout.txt"
@@ -28,19 +29,21 @@ def held_out_hand_photo() -> Path:
     return sorted(REAL.glob(f"images/{sources[0]}.rf.*"))[0]
 
 
-class CountingReader:
-    """The face reader, counting the crops it reads."""
+class CountingReader(FaceReader):
+    """A face reader (its model that of the reader given) counting the crops it reads."""
 
-    def __init__(self, reader: object) -> None:
-        self.reader, self.tile_index, self.crops = reader, reader.tile_index, 0  # type: ignore[attr-defined]
+    def __init__(self, reader: FaceReader) -> None:  # no ONNX file loaded again: the given reader's session
+        self.__dict__.update(vars(reader))
+        self.crops = 0
 
     def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1, turn: int = 0) -> np.ndarray:
         self.crops += len(xyxy)
-        return self.reader(image, xyxy, views, turn)  # type: ignore[operator]
+        return super().__call__(image, xyxy, views, turn)
 
 
 def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector: Detector) -> None:
     photo = load_image(Path(__file__).resolve().parents[2] / "examples" / "hand.jpg")
+    assert detector.faces is not None
     counting = detector.tuned()
     counting.faces = reader = CountingReader(detector.faces)
     located, memory = detector.locate(photo), FaceMemory()
@@ -162,7 +165,7 @@ def test_each_second_look_reads_its_held_out_faces_better_than_the_face_reader(n
     copies turned back), read by the face reader alone and with the second look over its reading."""
     from vision.detector import in_tile_order
     from vision.evaluation import read_truth, yolo_pairs
-    from vision.faces import SECOND_LOOKS, FaceReader, default_face_model_path
+    from vision.faces import SECOND_LOOKS, default_face_model_path
 
     if not default_face_model_path(SECOND_LOOKS[name]).is_file():
         pytest.skip(f"no shipped {name} reader")

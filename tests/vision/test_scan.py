@@ -253,7 +253,7 @@ class FixedTiles(StandIn):
 def test_the_first_reading_reads_each_crop_at_scan_views_and_the_other_turns_do_not_ask_again() -> None:
     detector = FixedTiles()
     scan(np.full((3000, 4000, 3), 128, np.uint8), detector, Situation(), all_sides=True)  # its tiles inside
-    assert [views for views, _ in detector.tunings] == [SCAN_VIEWS, None] and SCAN_VIEWS == 4  # then its own
+    assert [views for views, _ in detector.tunings] == [None, SCAN_VIEWS] and SCAN_VIEWS == 4
 
 
 def test_scan_cli_prints_groups_notation_score_and_annotates(
