@@ -2,10 +2,10 @@
 
 `scan` detects the tiles (with a second, zoomed pass over the tiles' region when they are small in the
 photo), reads the hand from their layout (`vision.layout`), applies the user's overrides and scores it.
-When that first reading is not sure (no valid hand, a doubtful tile, a tile swapped for its runner-up
-face), the photo is read again from its other three sides and the four readings vote (`vision.views`).
-A photo that cannot give a valid hand is not an error: the result has ``hand`` and ``score`` None and
-doubts saying which tiles to check.
+When that first reading is not sure (no valid hand, a tile of it read faintly or with a close runner-up
+face, a tile swapped for its runner-up, a meld's discarder guessed: `_sure`), the photo is read again from
+its other three sides and the four readings vote (`vision.views`). A photo that cannot give a valid hand is
+not an error: the result has ``hand`` and ``score`` None and doubts saying which tiles to check.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from scoring.tiles import BACK
 from vision.detections import TileDetections
 from vision.detector import Detector, FaceMemory
 from vision.imagefile import Photo
-from vision.layout import Doubt, LayoutReading, Overrides, TileGroup, read_hand
+from vision.layout import CLOSE, Doubt, LayoutReading, Overrides, TileGroup, read_hand
 from vision.overlaps import merge_row_doubles
 from vision.views import read_all_sides, read_turned
 from vision.zoom import tile_size
@@ -37,6 +37,12 @@ SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's
 # models never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles
 # itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69
 # of 80, scored alike 69 / 72 / 73 / 73; unseen styles (100 scenes) 70 / 70 / 70 exact, 76 / 77 / 77 alike.
+SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
+# the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), and
+# with every tile at `vision.layout.LOW_CONFIDENCE` (0.5) asked, 68 of the 80 held-out real hands were read again
+# from four sides, 52 of them read exactly the first time. Session 17, 0.5 -> 0.3 (and a guessed meld discarder
+# unsure): sure 12 -> 46 of 80, exact 74 -> 75, scored alike 76 -> 77; unseen styles (300 scenes) exact 185 -> 183
+# of 281, alike 214 -> 213; the real photos made 12 MP, median 647 -> 493 and 654 -> 543 ms (same-sitting pairs).
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
 SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole:
@@ -132,11 +138,18 @@ def _without_faint_backs(detections: TileDetections) -> TileDetections:
 
 
 def _sure(reading: LayoutReading, detections: TileDetections) -> bool:
-    """Whether a reading needs no second look: a valid hand whose tiles were all read surely and as their
-    first face (a doubtful tile outside the hand, a stray on the table, does not matter)."""
-    in_hand = {i for group in reading.groups for i in group.tiles}
-    return (reading.hand is not None and np.array_equal(reading.detections.class_id, detections.class_id)
-            and all(d.kind == "assumed" or not in_hand.intersection(d.tiles) for d in reading.doubts))
+    """Whether a reading needs no second look: a valid hand read as the detections' first faces (no tile
+    swapped for its runner-up, no box left out as a stray), no claimed meld whose discarder was guessed (the
+    other sides see its sideways tile again), and every tile of the hand read at `SURE_CONF` or more with no
+    close runner-up face (`vision.layout.CLOSE`). A doubt on a tile outside the hand, a stray on the
+    table, does not matter."""
+    det = reading.detections
+    in_hand = sorted({i for group in reading.groups for i in group.tiles})
+    melds = {group.tiles for group in reading.groups if group.role == "meld"}
+    confidence, runner_up = det.confidence[in_hand], det.runner_up_confidence[in_hand]
+    return (reading.hand is not None and np.array_equal(det.class_id, detections.class_id)
+            and not any(d.kind == "impossible" or (d.kind == "assumed" and d.tiles in melds) for d in reading.doubts)
+            and bool(np.all(confidence >= SURE_CONF)) and not bool(np.any(runner_up >= CLOSE * confidence)))
 
 
 def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:

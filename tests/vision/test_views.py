@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from scoring import Situation, format_hand
 from scoring.tiles import TILES, tile
@@ -14,7 +15,8 @@ from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
 from vision.detections import TileDetections
 from vision.detector import FaceMemory, Located
-from vision.scan import SCAN_CONF, scan, scan_detections
+from vision.layout import CLOSE
+from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
 from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, unturn_boxes, vote
 
 
@@ -139,9 +141,44 @@ def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
     assert sure.calls == 1 and upright.hand == result.hand  # a sure first reading is the only one
 
 
+class ReadsAsPainted(StandIn):
+    """A stand-in detector for painted tiles that reads every tile's face rightly at ``confidence``, the
+    first tile found with a red dragon as its runner-up, at ``runner_up`` times that."""
+
+    size = max(SIZE)
+
+    def __init__(self, confidence: float, runner_up: float = 0.0) -> None:
+        self.confidence, self.runner_up, self.calls = confidence, runner_up, 0
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        self.calls += 1
+        return _reading([(box, self.confidence, TILES[face].code, "C" if k == 0 and self.runner_up else None,
+                          self.runner_up * self.confidence) for k, (box, face, _) in enumerate(_painted_tiles(image))])
+
+
+CLAIMED = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p | 1p | 5p~ 5p 5p"
+
+
+@pytest.mark.parametrize(("spec", "confidence", "runner_up", "sure"), [
+    (HAND, SURE_CONF + 0.05, 0.0, True),  # under the layout's LOW_CONFIDENCE (a doubt), yet sure
+    (HAND, SURE_CONF - 0.05, 0.0, False),
+    (HAND, 0.9, CLOSE - 0.05, True),
+    (HAND, 0.9, CLOSE + 0.05, False),  # a close runner-up face
+    (CLAIMED, 0.9, 0.0, True),
+    (CLAIMED.replace("~", ""), 0.9, 0.0, False),  # no tile of the meld sideways: its discarder guessed
+])
+def test_a_first_reading_is_sure_when_every_tile_of_its_hand_is(spec: str, confidence: float, runner_up: float,
+                                                                  sure: bool) -> None:
+    truth = shoot(lay(spec), 0, scale=60)
+    detector = ReadsAsPainted(confidence, runner_up)
+    result = scan(_painted(truth, upside_down=False), detector, Situation())  # type: ignore[arg-type]
+    assert detector.calls == (1 if sure else 4)
+    assert result.hand is not None and result.hand == scan_detections(truth, Situation()).hand
+
+
 class UnsureThenLost(StandIn):
     """A stand-in detector for painted tiles that reads the photo as given rightly, one tile unsurely
-    (0.4), and every tile of a turned photo surely as a red dragon: the vote makes no hand."""
+    (under `SURE_CONF`), and every tile of a turned photo surely as a red dragon: the vote makes no hand."""
 
     size = max(SIZE)
 
@@ -152,7 +189,7 @@ class UnsureThenLost(StandIn):
         self.calls += 1
         tiles = _painted_tiles(image)
         if self.calls == 1:
-            return _reading([(box, 0.4 if k == 0 else 0.9, TILES[face].code, None, 0.0)
+            return _reading([(box, SURE_CONF - 0.1 if k == 0 else 0.9, TILES[face].code, None, 0.0)
                              for k, (box, face, _) in enumerate(tiles)])
         return _reading([(box, 0.9, "C", None, 0.0) for box, _, _ in tiles])
 
@@ -161,7 +198,7 @@ def test_a_valid_first_reading_beats_a_vote_that_makes_no_hand() -> None:
     truth = shoot(lay(HAND), 0, scale=60)
     detector = UnsureThenLost()
     result = scan(_painted(truth, upside_down=False), detector, Situation())  # type: ignore[arg-type]
-    assert detector.calls == 4  # not sure (a tile at 0.4), so the other sides were read
+    assert detector.calls == 4  # not sure (a tile under SURE_CONF), so the other sides were read
     assert result.hand is not None and format_hand(result.hand) == format_hand(scan_detections(truth, Situation()).hand)
     assert "C" not in {t.code for t in result.detections.tiles}  # the first reading's faces
 
