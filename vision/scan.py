@@ -41,7 +41,7 @@ SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at l
 # the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), and
 # with every tile at `vision.layout.LOW_CONFIDENCE` (0.5) asked, 68 of the 80 held-out real hands were read again
 # from four sides, 52 of them read exactly the first time. Session 17, 0.5 -> 0.3 (and a guessed meld discarder
-# unsure): sure 12 -> 46 of 80, exact 74 -> 75, scored alike 76 -> 77; unseen styles (300 scenes) exact 185 -> 183
+# unsure): sure 12 -> 45 of 80, exact 74 -> 75, scored alike 76 -> 77; unseen styles (300 scenes) exact 185 -> 183
 # of 281, alike 214 -> 213; the real photos made 12 MP, median 647 -> 493 and 654 -> 543 ms (same-sitting pairs).
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
@@ -146,9 +146,10 @@ def _sure(reading: LayoutReading, detections: TileDetections) -> bool:
     det = reading.detections
     in_hand = sorted({i for group in reading.groups for i in group.tiles})
     melds = {group.tiles for group in reading.groups if group.role == "meld"}
+    guessed = [d for d in reading.doubts if d.kind == "impossible" or d.kind == "assumed" and (
+        d.tiles in melds or not set(d.tiles) <= set(in_hand))]  # a meld's discarder; a box left out as a stray
     confidence, runner_up = det.confidence[in_hand], det.runner_up_confidence[in_hand]
-    return (reading.hand is not None and np.array_equal(det.class_id, detections.class_id)
-            and not any(d.kind == "impossible" or (d.kind == "assumed" and d.tiles in melds) for d in reading.doubts)
+    return (reading.hand is not None and np.array_equal(det.class_id, detections.class_id) and not guessed
             and bool(np.all(confidence >= SURE_CONF)) and not bool(np.any(runner_up >= CLOSE * confidence)))
 
 

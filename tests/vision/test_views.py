@@ -15,7 +15,7 @@ from tests.vision.test_layout_scenes import SIZE
 from tests.vision.test_scan import HAND
 from vision.detections import TileDetections
 from vision.detector import FaceMemory, Located
-from vision.layout import CLOSE
+from vision.layout import CLOSE, read_hand
 from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
 from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, unturn_boxes, vote
 
@@ -142,18 +142,21 @@ def test_a_photo_read_unsurely_is_read_from_its_other_sides() -> None:
 
 
 class ReadsAsPainted(StandIn):
-    """A stand-in detector for painted tiles that reads every tile's face rightly at ``confidence``, the
-    first tile found with a red dragon as its runner-up, at ``runner_up`` times that."""
+    """A stand-in detector for painted tiles that reads every tile's face rightly at ``confidence`` (the last
+    one found at ``last``, when given), the first one found with a red dragon as its runner-up, at
+    ``runner_up`` times that."""
 
     size = max(SIZE)
 
-    def __init__(self, confidence: float, runner_up: float = 0.0) -> None:
-        self.confidence, self.runner_up, self.calls = confidence, runner_up, 0
+    def __init__(self, confidence: float, runner_up: float = 0.0, last: float | None = None) -> None:
+        self.confidence, self.runner_up, self.last, self.calls = confidence, runner_up, last, 0
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.calls += 1
-        return _reading([(box, self.confidence, TILES[face].code, "C" if k == 0 and self.runner_up else None,
-                          self.runner_up * self.confidence) for k, (box, face, _) in enumerate(_painted_tiles(image))])
+        tiles = _painted_tiles(image)
+        return _reading([(box, self.last if k == len(tiles) - 1 and self.last else self.confidence, TILES[face].code,
+                          "C" if k == 0 and self.runner_up else None, self.runner_up * self.confidence)
+                         for k, (box, face, _) in enumerate(tiles)])
 
 
 CLAIMED = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p | 1p | 5p~ 5p 5p"
@@ -174,6 +177,20 @@ def test_a_first_reading_is_sure_when_every_tile_of_its_hand_is(spec: str, confi
     result = scan(_painted(truth, upside_down=False), detector, Situation())  # type: ignore[arg-type]
     assert detector.calls == (1 if sure else 4)
     assert result.hand is not None and result.hand == scan_detections(truth, Situation()).hand
+
+
+def test_a_first_reading_that_leaves_a_box_out_as_a_stray_is_not_sure() -> None:
+    """One tile too many, the last one found read faintly: the layout leaves it out (a box where there is no
+    tile) to make the hand, which the other sides must confirm, though every tile of the hand is sure and
+    the reading lists the same faces in the same order."""
+    photo = _painted(shoot(lay(HAND + " 7s"), 0, scale=60), upside_down=False)
+    read = ReadsAsPainted(0.9, last=0.2)(photo)
+    first = read_hand(read)
+    assert first.hand is not None and any("one tile too many" in d.message for d in first.doubts)
+    assert np.array_equal(first.detections.class_id, read.class_id)  # listed last, as it was found: the same faces
+    detector = ReadsAsPainted(0.9, last=0.2)
+    scan(photo, detector, Situation())  # type: ignore[arg-type]
+    assert detector.calls == 4
 
 
 class UnsureThenLost(StandIn):
