@@ -108,12 +108,16 @@ class Overrides:
 @dataclass(frozen=True)
 class LayoutReading:
     """The hand read from a photo (None when no valid reading exists), its groups and doubts, and the
-    detections they index: those given, with any tile read as its runner-up face swapped in."""
+    detections they index: those given, with any tile read as its runner-up face swapped in. ``guessed``:
+    the hand leans on a guess that another look at the photo may settle (a tile read as its runner-up face,
+    a box left out as a stray, a claimed meld with no tile sideways to show its discarder), where the other
+    assumptions (the winning tile's place, a face-down kong's face) no look can."""
 
     hand: Hand | None
     groups: tuple[TileGroup, ...]
     doubts: tuple[Doubt, ...]
     detections: TileDetections
+    guessed: bool = False
 
 
 @dataclass(frozen=True)
@@ -612,7 +616,8 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
-    return LayoutReading(hand, groups, tuple(doubts), listed)
+    guessed = bool(swapped) or mended.stray is not None or not all(m.sideways_shown for m in c.melds)
+    return LayoutReading(hand, groups, tuple(doubts), listed, guessed)
 
 
 def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:

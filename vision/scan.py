@@ -113,7 +113,7 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
           all_sides: bool, first: TileDetections, memory: FaceMemory) -> ScanResult:
     """`scan` after its first reading: the other sides read when it is not sure, the hand scored."""
     reading = read_hand(first, overrides)
-    if all_sides or not _sure(reading, first):
+    if all_sides or not _sure(reading):
         voted = read_hand(_without_faint_backs(merge_row_doubles(read_all_sides(image, faint, first, memory=memory))),
                           overrides)
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
@@ -137,20 +137,16 @@ def _without_faint_backs(detections: TileDetections) -> TileDetections:
     return detections[(detections.class_id != BACK.index) | (detections.confidence >= BACK_FLOOR)]
 
 
-def _sure(reading: LayoutReading, detections: TileDetections) -> bool:
-    """Whether a reading needs no second look: a valid hand read as the detections' first faces (no tile
-    swapped for its runner-up, no box left out as a stray), no claimed meld whose discarder was guessed (the
-    other sides see its sideways tile again), and every tile of the hand read at `SURE_CONF` or more with no
-    close runner-up face (`vision.layout.CLOSE`). A doubt on a tile outside the hand, a stray on the
-    table, does not matter."""
-    det = reading.detections
+def _sure(reading: LayoutReading) -> bool:
+    """Whether a reading needs no second look: a valid hand that leans on no guess another look may settle
+    (`LayoutReading.guessed`: a runner-up face, a stray box, a meld's discarder), every tile of it read at
+    `SURE_CONF` or more with no close runner-up face (`vision.layout.CLOSE`). A doubt on a tile outside the
+    hand, a stray on the table, does not matter."""
     in_hand = sorted({i for group in reading.groups for i in group.tiles})
-    melds = {group.tiles for group in reading.groups if group.role == "meld"}
-    guessed = [d for d in reading.doubts if d.kind == "impossible" or d.kind == "assumed" and (
-        d.tiles in melds or not set(d.tiles) <= set(in_hand))]  # a meld's discarder; a box left out as a stray
-    confidence, runner_up = det.confidence[in_hand], det.runner_up_confidence[in_hand]
-    return (reading.hand is not None and np.array_equal(det.class_id, detections.class_id) and not guessed
-            and bool(np.all(confidence >= SURE_CONF)) and not bool(np.any(runner_up >= CLOSE * confidence)))
+    confidence = reading.detections.confidence[in_hand]
+    runner_up = reading.detections.runner_up_confidence[in_hand]
+    return (reading.hand is not None and not reading.guessed and bool(np.all(confidence >= SURE_CONF))
+            and not bool(np.any(runner_up >= CLOSE * confidence)))
 
 
 def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:

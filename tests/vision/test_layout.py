@@ -57,6 +57,7 @@ def test_reads_the_hand_at_any_rotation(angle: float) -> None:
     assert roles == ["flowers", "concealed", "win", "meld", "meld", "meld"]
     assert [len(g.tiles) for g in reading.groups] == [2, 4, 1, 3, 3, 4]
     assert not [d for d in reading.doubts if d.kind != "assumed"]
+    assert not reading.guessed  # each claimed meld shows its sideways tile
 
 
 @pytest.mark.parametrize(("spec", "source"), [("5p~ 5p 5p", 1), ("5p 5p~ 5p", 2), ("5p 5p 5p~", 3)])
@@ -203,6 +204,7 @@ def test_a_runner_up_the_detector_hardly_considered_does_not_make_a_win(second: 
     reading = read_hand(misread(truth, 12, "8s", 0.45, second))  # unsure, yet its runner-up far behind
     assert format_hand(reading.hand) == ("123456789m55p56s7s" if swapped else "123456789m55p58s7s")
     assert any(d.kind == "assumed" and d.tiles == (12,) for d in reading.doubts) == swapped
+    assert reading.guessed == swapped  # a runner-up face taken is a guess another look may settle
 
 
 def widened(detections: TileDetections, factors: dict[int, float]) -> TileDetections:

@@ -154,7 +154,7 @@ class ReadsAsPainted(StandIn):
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.calls += 1
         tiles = _painted_tiles(image)
-        return _reading([(box, self.last if k == len(tiles) - 1 and self.last else self.confidence, TILES[face].code,
+        return _reading([(box, self.last if k == len(tiles) - 1 and self.last is not None else self.confidence, TILES[face].code,
                           "C" if k == 0 and self.runner_up else None, self.runner_up * self.confidence)
                          for k, (box, face, _) in enumerate(tiles)])
 
@@ -186,7 +186,7 @@ def test_a_first_reading_that_leaves_a_box_out_as_a_stray_is_not_sure() -> None:
     photo = _painted(shoot(lay(HAND + " 7s"), 0, scale=60), upside_down=False)
     read = ReadsAsPainted(0.9, last=0.2)(photo)
     first = read_hand(read)
-    assert first.hand is not None and any("one tile too many" in d.message for d in first.doubts)
+    assert first.hand is not None and any("one tile too many" in d.message for d in first.doubts) and first.guessed
     assert np.array_equal(first.detections.class_id, read.class_id)  # listed last, as it was found: the same faces
     detector = ReadsAsPainted(0.9, last=0.2)
     scan(photo, detector, Situation())  # type: ignore[arg-type]
