@@ -175,7 +175,7 @@ def test_a_first_reading_is_sure_when_every_tile_of_its_hand_is(spec: str, confi
     truth = shoot(lay(spec), 0, scale=60)
     detector = ReadsAsPainted(confidence, runner_up)
     result = scan(_painted(truth, upside_down=False), detector, Situation())  # type: ignore[arg-type]
-    assert detector.calls == (1 if sure else 4)
+    assert (detector.calls == 1) == sure  # an unsure one: the other sides read, until their vote is sure
     assert result.hand is not None and result.hand == scan_detections(truth, Situation()).hand
 
 
@@ -191,6 +191,32 @@ def test_a_first_reading_that_leaves_a_box_out_as_a_stray_is_not_sure() -> None:
     detector = ReadsAsPainted(0.9, last=0.2)
     scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.calls == 4
+
+
+class FaintAtFirst(ReadsAsPainted):
+    """`ReadsAsPainted` at 0.9 that reads the first tile of the photo as given faintly (under `SURE_CONF`)."""
+
+    def __init__(self) -> None:
+        super().__init__(0.9)
+
+    def __call__(self, image: np.ndarray) -> TileDetections:
+        reading = super().__call__(image)
+        confidence = reading.confidence.copy()
+        if self.calls == 1:
+            confidence[0] = SURE_CONF - 0.1
+        return TileDetections(reading.xyxy, confidence, reading.class_id, reading.runner_up,
+                              reading.runner_up_confidence)
+
+
+@pytest.mark.parametrize(("all_sides", "calls"), [(False, 2), (True, 4)])
+def test_the_other_sides_are_read_until_their_vote_is_sure(all_sides: bool, calls: int) -> None:
+    """The first other turn reads the faint tile surely: the vote of the two is sure, so the photo's last two
+    sides are not read, unless every side was asked for."""
+    truth = shoot(lay(HAND), 0, scale=60)
+    detector = FaintAtFirst()
+    result = scan(_painted(truth, upside_down=False), detector, Situation(), all_sides=all_sides)  # type: ignore[arg-type]
+    assert detector.calls == calls
+    assert result.hand is not None and result.hand == scan_detections(truth, Situation()).hand
 
 
 class UnsureThenLost(StandIn):
