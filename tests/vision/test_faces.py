@@ -10,6 +10,7 @@ from vision.faces import (
     MARGIN,
     SECOND_LOOK,
     SECOND_LOOKS,
+    SURE_READ,
     FaceReader,
     crop_window,
     face_model_path,
@@ -110,6 +111,17 @@ def test_second_look_rereads_crops_mostly_on_its_faces_and_spreads_their_share_b
     assert again[2, tile("1f").index] == pytest.approx(SECOND_LOOK / 2)  # the second look: no preference
     assert again.sum(axis=1) == pytest.approx([1, 1, 1])
     assert probs[1, tile("5f").index] == pytest.approx(0.3)  # the reading given is left as it was
+
+
+def test_second_look_leaves_a_crop_read_surely_as_read() -> None:
+    probs = np.zeros((2, len(CLASS_NAMES)), np.float32)
+    probs[0, [tile("7f").index, tile("5f").index]] = SURE_READ, 1 - SURE_READ  # sure of autumn already
+    probs[1, [tile("7f").index, tile("5f").index]] = SURE_READ - 0.05, 1.05 - SURE_READ
+    xyxy = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], np.float32)
+    reader = FlowerReader()
+    again = reader.second_look(np.zeros((10, 40, 3), np.uint8), xyxy, probs)
+    assert len(reader.asked) == 1 and (reader.asked[0] == xyxy[1:]).all()  # only the unsure crop
+    assert (again[0] == probs[0]).all() and not np.allclose(again[1], probs[1])
 
 
 class QuadrantReader(FaceReader):
