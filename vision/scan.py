@@ -23,7 +23,7 @@ from vision.detector import Detector, FaceMemory
 from vision.imagefile import Photo
 from vision.layout import CLOSE, Doubt, LayoutReading, Overrides, TileGroup, read_hand
 from vision.overlaps import merge_row_doubles
-from vision.views import read_turned, votes
+from vision.views import read_turned, turns_read, vote
 from vision.zoom import tile_size
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
@@ -117,8 +117,8 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
     or two turns, each as the four sides read it), the hand scored."""
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading):
-        for sides in votes(image, faint, first, memory=memory):
-            voted = read_hand(_without_faint_backs(merge_row_doubles(sides)), overrides)
+        for readings in turns_read(image, faint, first, memory=memory):
+            voted = read_hand(_without_faint_backs(merge_row_doubles(vote(readings))), overrides)
             if not all_sides and _sure(voted):  # the turns read so far settle it
                 break
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote

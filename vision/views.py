@@ -6,7 +6,7 @@ over the four turns (0 from a turn that did not see it). When it came (session 5
 the held-out real hand photos' labelled faces this way instead of 75 %, and 28 of 80 hands exactly
 instead of 11 (README, "Scanning a photo"); it costs three more detector passes (and reading the crops
 only they find, with a `FaceMemory`), so `scan` spends them only on photos whose first reading is not sure,
-and only until the vote of the turns read so far is (`votes`).
+and only until the vote of the turns read so far is (`turns_read`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from vision.evaluation import box_iou
 from vision.overlaps import merge_overlaps
 from vision.zoom import locate_tiles, tile_size, tiles_region
 
-OTHER_TURNS = (1, 3, 2)  # quarter turns read besides the photo as given, in this order (`votes`)
+OTHER_TURNS = (1, 3, 2)  # quarter turns read besides the photo as given, in this order (`turns_read`)
 SAME_TILE = 0.5  # IoU above which boxes from two turns are one tile
 CONTEXT = 2.5  # tile sizes kept around the tiles the first reading found
 TILE_PIXELS = 64.0  # short side the other turns see a tile at, at most
@@ -116,21 +116,20 @@ class AllSides:
 
 def read_all_sides(image: np.ndarray, detector: Detector, upright: TileDetections | None = None,
                    zoom: bool = True, floor: float = MIN_VOTE, memory: FaceMemory | None = None) -> TileDetections:
-    """The four turns' vote (`votes`, to its last turn)."""
-    *_, last = votes(image, detector, upright, zoom, floor, memory)
-    return last
+    """The four turns' vote (`turns_read`, to its last turn); ``floor``: as in `vote`."""
+    *_, readings = turns_read(image, detector, upright, zoom, memory)
+    return vote(readings, floor)
 
 
-def votes(image: np.ndarray, detector: Detector, upright: TileDetections | None = None, zoom: bool = True,
-          floor: float = MIN_VOTE, memory: FaceMemory | None = None) -> Iterator[TileDetections]:
-    """The vote of the photo as given and each other turn read so far, after each of `OTHER_TURNS` in turn: a
-    caller sure of a vote reads no more turns. ``upright`` is the reading of the photo as given, when
-    already made. With ``zoom`` (as `scan` reads) the other turns locate tiles only in the region of the
+def turns_read(image: np.ndarray, detector: Detector, upright: TileDetections | None = None, zoom: bool = True,
+               memory: FaceMemory | None = None) -> Iterator[list[TileDetections]]:
+    """The readings of the photo as given and of each other turn read so far, after each of `OTHER_TURNS` in
+    turn: a caller sure of their vote reads no more turns. ``upright`` is the reading of the photo as given,
+    when already made. With ``zoom`` (as `scan` reads) the other turns locate tiles only in the region of the
     tiles the first found (``CONTEXT`` tile sizes around, the whole photo when it found none), scaled down to
     tiles of ``TILE_PIXELS``: the detector needs no more, and a 12-megapixel photo would cost more to turn and
     shrink than to read; their faces are read from the photo itself. Without (as `mcr detect --all-sides`),
-    each turn is the detector's one pass over the whole photo. ``floor``: as in `vote`; ``memory``: the faces
-    read so far in the photo (`FaceMemory`; a first reading made here adds to it): each other turn takes from
+    each turn is the detector's one pass over the whole photo. ``memory``: the faces read so far in the photo (`FaceMemory`; a first reading made here adds to it): each other turn takes from
     it the faces of the tiles it finds again and reads the others as it sees them, for itself alone (a tile
     the first reading lacked is read by each turn that finds it: three views, not one remembered)."""
     first = upright if upright is not None else read_turned(image, detector, 0, zoom, memory=memory)
@@ -150,4 +149,4 @@ def votes(image: np.ndarray, detector: Detector, upright: TileDetections | None 
         seen = locate_turned(part, detector, k, zoom, tile)
         in_photo = seen.with_boxes(seen.xyxy * to_photo + np.float32([x0, y0, x0, y0]))
         readings.append(merge_overlaps(detector.read(image, in_photo, k, copy.copy(memory))))
-        yield vote(readings, floor)
+        yield list(readings)
