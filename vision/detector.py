@@ -31,12 +31,6 @@ MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 SAME_CROP = 0.9  # IoU over which two candidate boxes show the face reader the same crop
 DETECTOR_WEIGHT = 0.5  # exponent of the detector's face scores beside the face reader's probabilities
-SURE_VIEW = 0.8  # a crop whose one view reads a face at this probability (the readers' together) is not read at
-# the detector's other `views`: on the 3,639 labelled crops of the held-out real photos, 79 % of them, every one
-# read right, none changed by the other turns; 97.8 % of the crops are read right either way. Session 18, end to
-# end against every crop at four views: held-out real hands exact 75 -> 74 of 80, scored alike 77 -> 78; unseen
-# styles 183 / 213 of 281 either way; the 12-MP example 257 -> 189 ms, the real photos made 12 MP median 498 -> 455
-# ms (CPU 808 -> 623; same-sitting pairs)
 SAME_READ = 0.7  # IoU over which a box shows the reader the crop of a box read before (`FaceMemory`); held-out
 # real hands exact at 0.5 / 0.7 / 0.85: 73 / 74 / 74 of 80, unseen styles 66 / 67 / 66 of 96 (never: 74, 67)
 
@@ -268,8 +262,8 @@ class Detector:
     ``second_looks``: likewise, by name (`vision.faces.SECOND_LOOKS`), the readers that look again at tiles
     read as one of their few faces (flowers and seasons, characters). ``faces=False`` reads faces with the
     detector alone. ``views``: the quarter turns at which the readers read each crop one view leaves in doubt
-    (1, 2 or 4: `FaceReader.__call__`; `SURE_VIEW`); 1 by default, as `mcr detect`, `eval` and `label` read
-    (`scan` reads its first reading at `vision.scan.SCAN_VIEWS`)."""
+    (1, 2 or 4: `FaceReader.__call__`, `vision.faces.SURE_VIEW`); 1 by default, as `mcr detect`, `eval` and
+    `label` read (`scan` reads its first reading at `vision.scan.SCAN_VIEWS`)."""
 
     def __init__(
         self,
@@ -361,21 +355,11 @@ class Detector:
         known = memory.recall(xyxy)
         new = np.flatnonzero(known < 0)
         read = xyxy[new]
-        faces = self._read_faces(reader, image, read, 1, turn)
-        if self.views > 1:  # the crops one view leaves in doubt, read at every view
-            doubtful = np.flatnonzero(faces.max(axis=1) < SURE_VIEW)
-            faces[doubtful] = self._read_faces(reader, image, read[doubtful], self.views, turn)
+        faces = in_tile_order(reader(image, read, self.views, turn), reader.tile_index)
+        for look in self.second_looks.values():  # each rereads the crops read mostly as its faces
+            faces = look.second_look(image, read, faces, self.views, turn)
         memory.remember(read, faces)
         every = np.zeros((len(xyxy), len(TILES)), np.float32)
         every[new] = faces
         every[known >= 0] = memory.faces[known[known >= 0]]
         return every
-
-    def _read_faces(self, reader: FaceReader, image: np.ndarray, xyxy: np.ndarray, views: int,
-                    turn: int) -> np.ndarray:
-        """The faces (n × len(TILES)) of the crops at ``xyxy`` read by ``reader`` and the second looks, each
-        crop at ``views`` quarter turns."""
-        faces = in_tile_order(reader(image, xyxy, views, turn), reader.tile_index)
-        for look in self.second_looks.values():  # each rereads the crops read mostly as its faces
-            faces = look.second_look(image, xyxy, faces, views, turn)
-        return faces

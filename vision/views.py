@@ -129,9 +129,10 @@ def turns_read(image: np.ndarray, detector: Detector, upright: TileDetections | 
     tiles the first found (``CONTEXT`` tile sizes around, the whole photo when it found none), scaled down to
     tiles of ``TILE_PIXELS``: the detector needs no more, and a 12-megapixel photo would cost more to turn and
     shrink than to read; their faces are read from the photo itself. Without (as `mcr detect --all-sides`),
-    each turn is the detector's one pass over the whole photo. ``memory``: the faces read so far in the photo (`FaceMemory`; a first reading made here adds to it): each other turn takes from
-    it the faces of the tiles it finds again and reads the others as it sees them, for itself alone (a tile
-    the first reading lacked is read by each turn that finds it: three views, not one remembered)."""
+    each turn is the detector's one pass over the whole photo. ``memory``: the faces read so far in the photo
+    (`FaceMemory`; a first reading made here adds to it): each other turn takes from it the faces of the tiles
+    it finds again and reads the others as it sees them, for itself alone (a tile the first reading lacked is
+    read by each turn that finds it: three views, not one remembered)."""
     first = upright if upright is not None else read_turned(image, detector, 0, zoom, memory=memory)
     height, width = image.shape[:2]
     x0, y0, x1, y1 = 0, 0, width, height

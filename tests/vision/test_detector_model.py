@@ -9,16 +9,7 @@ import pytest
 
 from api.cli import main
 from scoring.tiles import CLASS_NAMES
-from vision.detector import (
-    SURE_VIEW,
-    Detector,
-    FaceMemory,
-    crop_owners,
-    default_model_path,
-    in_tile_order,
-    load_image,
-    tile_there,
-)
+from vision.detector import Detector, FaceMemory, default_model_path, in_tile_order, load_image
 from vision.faces import FaceReader
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
@@ -44,30 +35,10 @@ class CountingReader(FaceReader):
     def __init__(self, reader: FaceReader) -> None:  # no ONNX file loaded again: the given reader's session
         self.__dict__.update(vars(reader))
         self.crops = 0
-        self.calls: list[tuple[int, int]] = []  # (crops, views) of each call
 
     def __call__(self, image: np.ndarray, xyxy: np.ndarray, views: int = 1, turn: int = 0) -> np.ndarray:
         self.crops += len(xyxy)
-        self.calls.append((len(xyxy), views))
         return super().__call__(image, xyxy, views, turn)
-
-
-def test_only_the_crops_one_view_leaves_in_doubt_are_read_at_every_view(detector: Detector) -> None:
-    image = cv2.imread(str(held_out_hand_photo()))
-    assert detector.faces is not None
-    four = detector.tuned(views=4)
-    four.faces = reader = CountingReader(detector.faces)
-    four.second_looks = {}
-    located = detector.locate(image)
-    boxes = located.xyxy[np.unique(crop_owners(located.xyxy, tile_there(located.scores, axis=1)))]
-    once = in_tile_order(detector.faces(image, boxes), detector.faces.tile_index)
-    doubtful = once.max(axis=1) < SURE_VIEW
-    assert doubtful.any() and not doubtful.all()  # the photo has both kinds
-    faces = four._faces(reader, image, boxes, 0, FaceMemory())
-    assert reader.calls == [(len(boxes), 1), (int(doubtful.sum()), 4)]  # every crop once, the doubtful turned
-    assert np.allclose(faces[~doubtful], once[~doubtful], atol=1e-6)  # a sure crop keeps its one view's reading
-    every = in_tile_order(detector.faces(image, boxes[doubtful], views=4), detector.faces.tile_index)
-    assert np.allclose(faces[doubtful], every, atol=1e-6)  # a doubtful one reads as at four views
 
 
 def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector: Detector) -> None:

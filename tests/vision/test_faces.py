@@ -6,11 +6,13 @@ import numpy as np
 import pytest
 
 from scoring.tiles import CLASS_NAMES, tile
+from vision import faces
 from vision.faces import (
     MARGIN,
     SECOND_LOOK,
     SECOND_LOOKS,
     SURE_READ,
+    SURE_VIEW,
     FaceReader,
     crop_window,
     face_model_path,
@@ -156,6 +158,26 @@ def test_more_views_read_each_crop_turned_and_take_the_geometric_mean() -> None:
         turned = np.rot90(photo, turn).copy()
         assert reader(photo, box, turn=turn) == pytest.approx(reader(turned, box), abs=1e-6)
         assert reader(photo, box, views=2, turn=turn) == pytest.approx(reader(turned, box, views=2), abs=1e-6)
+
+
+def test_only_a_crop_its_first_view_leaves_in_doubt_is_read_turned(monkeypatch: pytest.MonkeyPatch) -> None:
+    photo = np.zeros((60, 120, 3), np.uint8)
+    photo[5:30, 65:90] = 255  # the right crop's top-left quadrant bright: its first view reads "1m" surely
+    photo[5:30, 5:30] = 120  # the left crop's only faintly: in doubt
+    boxes = np.array([[10, 10, 50, 50], [70, 10, 110, 50]], np.float32)
+    reader = QuadrantReader()
+    batches: list[int] = []
+    run = reader.run
+    reader.run = lambda blob: (batches.append(len(blob)), run(blob))[1]  # type: ignore[method-assign]
+    once = reader(photo, boxes)
+    assert once[1].max() >= SURE_VIEW > once[0].max()
+    batches.clear()
+    four = reader(photo, boxes, views=4)
+    assert batches == [2, 3]  # both crops at their first view, then the doubtful one at the other three
+    assert four[1] == pytest.approx(once[1], abs=1e-6)  # the sure crop: its first view's reading
+    monkeypatch.setattr(faces, "SURE_VIEW", 1.01)  # every crop in doubt: each read at its four turns
+    assert four[0] == pytest.approx(reader(photo, boxes, views=4)[0], abs=1e-6)
+    assert not np.allclose(four[0], once[0], atol=1e-3)
 
 
 def test_reader_errors_name_the_file(tmp_path: Path) -> None:

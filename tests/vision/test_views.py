@@ -154,9 +154,12 @@ class ReadsAsPainted(StandIn):
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.calls += 1
         tiles = _painted_tiles(image)
-        return _reading([(box, self.last if k == len(tiles) - 1 and self.last is not None else self.confidence, TILES[face].code,
-                          "C" if k == 0 and self.runner_up else None, self.runner_up * self.confidence)
-                         for k, (box, face, _) in enumerate(tiles)])
+        confidence = [self.confidence] * len(tiles)
+        if self.last is not None and tiles:
+            confidence[-1] = self.last
+        return _reading([(box, c, TILES[face].code, "C" if k == 0 and self.runner_up else None,
+                          self.runner_up * self.confidence)
+                         for k, ((box, face, _), c) in enumerate(zip(tiles, confidence, strict=True))])
 
 
 CLAIMED = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p | 1p | 5p~ 5p 5p"
@@ -214,7 +217,8 @@ def test_the_other_sides_are_read_until_their_vote_is_sure(all_sides: bool, call
     sides are not read, unless every side was asked for."""
     truth = shoot(lay(HAND), 0, scale=60)
     detector = FaintAtFirst()
-    result = scan(_painted(truth, upside_down=False), detector, Situation(), all_sides=all_sides)  # type: ignore[arg-type]
+    photo = _painted(truth, upside_down=False)
+    result = scan(photo, detector, Situation(), all_sides=all_sides)  # type: ignore[arg-type]
     assert detector.calls == calls
     assert result.hand is not None and result.hand == scan_detections(truth, Situation()).hand
 
