@@ -28,6 +28,7 @@ class Job:
     styles: tuple[str, ...]
     layouts: tuple[str, ...] = LAYOUTS
     size: int = 640
+    restyle: float = 0.0  # share of scenes whose faces are redrawn (`datasets.faces.strokes`)
 
 
 _renderer: Renderer | None = None
@@ -39,7 +40,7 @@ def _init(job: Job) -> None:
     and workers do not contend for cores."""
     global _renderer, _job
     cv2.setNumThreads(1)
-    _job, _renderer = job, Renderer(job.styles, job.layouts, job.size)
+    _job, _renderer = job, Renderer(job.styles, job.layouts, job.size, job.restyle)
 
 
 def write_scene(out: Path, stem: str, scene: Scene) -> None:

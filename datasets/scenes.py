@@ -14,6 +14,7 @@ import numpy as np
 
 from datasets import camera, faces, props, tilebody
 from datasets.backgrounds import background
+from datasets.faces import strokes
 from datasets.layouts import LAYOUTS, Layout, make_layout
 from datasets.occluders import occlude
 from scoring.tiles import tile
@@ -22,6 +23,7 @@ PAD = 4  # plane pixels around the content
 TRAY_DEPTH = 0.35  # a tray's visible side, as a share of a tile's
 SHAPES = ((1.0, 1.0), (1.0, 0.75), (0.75, 1.0))  # photo width, height as shares of the long side
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in photo pixels
+RESTYLE_STREAM = 1  # the third seed of the generator that decides whether and how a scene's faces are redrawn
 
 
 @dataclass(frozen=True)
@@ -46,19 +48,25 @@ class Scene:
 class Renderer:
     """Renders scenes from a fixed choice of styles and layouts; faces are loaded once per process."""
 
-    def __init__(self, styles: tuple[str, ...], layouts: tuple[str, ...] = LAYOUTS, size: int = 640) -> None:
+    def __init__(self, styles: tuple[str, ...], layouts: tuple[str, ...] = LAYOUTS, size: int = 640,
+                 restyle: float = 0.0) -> None:
         unknown = [s for s in styles if s not in faces.BY_NAME] + [name for name in layouts if name not in LAYOUTS]
         if unknown:
             raise ValueError(f"unknown style or layout: {', '.join(unknown)}")
         if not styles or not layouts:
             raise ValueError("no tile style or layout to draw from")
-        self.styles, self.layouts, self.size = styles, layouts, size
+        if not 0.0 <= restyle <= 1.0:
+            raise ValueError(f"restyle is a share of scenes, 0 to 1 (got {restyle})")
+        self.styles, self.layouts, self.size, self.restyle = styles, layouts, size, restyle
         self._faces = {name: faces.BY_NAME[name].faces() for name in styles}
 
     def scene(self, seed: int, index: int) -> Scene:
         rng = np.random.default_rng([seed, index])
         style = self.styles[int(rng.integers(len(self.styles)))]
         style_faces = self._faces[style]
+        redraw = np.random.default_rng([seed, index, RESTYLE_STREAM])  # its own stream: the rest of the scene
+        if redraw.random() < self.restyle:  # is the same whatever ``restyle``
+            style_faces = strokes.restyled(style_faces, redraw)
         layout = make_layout(self.layouts[int(rng.integers(len(self.layouts)))], rng, frozenset(style_faces))
         elevation = float(rng.uniform(35.0, 88.0))
         body = tilebody.Body.random(rng, elevation)

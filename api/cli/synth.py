@@ -27,6 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--layouts", default="hand,loose,grid,table", help="comma-separated layouts")
     parser.add_argument("--workers", type=int, default=1, help="processes to render with")
     parser.add_argument("--size", type=int, default=640, help="long side of each photo in pixels")
+    parser.add_argument("--restyle", type=float, default=0.0,
+                        help="share of scenes (0-1) whose tile faces are redrawn another way: strokes outlined, "
+                        "bolder or thinner (a set drawn by another hand)")
     parser.add_argument("--sheet", help="also write a contact sheet of the first 16 scenes to this image file")
     parser.add_argument("--face-sheets", metavar="DIR",
                         help="only write one contact sheet of every face per style into DIR, to check by eye")
@@ -71,12 +74,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give --n and --out (or --face-sheets DIR, or --styles list)")
     if args.n < 1 or args.workers < 1 or args.size < 64:
         raise ValueError("--n and --workers must be at least 1 and --size at least 64")
+    if not 0.0 <= args.restyle <= 1.0:
+        raise ValueError(f"--restyle is a share of scenes, 0 to 1 (got {args.restyle})")
     layouts = tuple(x.strip() for x in args.layouts.split(",") if x.strip())
     if bad := [x for x in layouts if x not in LAYOUTS]:
         raise ValueError(f"unknown layout {', '.join(bad)}; known: {', '.join(LAYOUTS)}")
     if report := faces.missing_report():
         print(report, file=sys.stderr)
-    job = Job(Path(args.out), args.seed, pick_styles(args.styles), layouts, args.size)
+    job = Job(Path(args.out), args.seed, pick_styles(args.styles), layouts, args.size, args.restyle)
     start = time.monotonic()
     labels = generate(job, args.n, args.workers, ProgressBar())
     took = time.monotonic() - start

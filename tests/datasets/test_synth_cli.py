@@ -62,3 +62,9 @@ def test_style_groups_take_what_is_installed(monkeypatch: pytest.MonkeyPatch, tm
         pick_styles("held-out")
     with pytest.raises(ValueError, match="gone; apt-get install fonts-gone"):
         pick_styles("here,gone")
+
+
+def test_synth_rejects_a_restyle_share_outside_0_to_1(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--restyle", "1.5"]) == 2
+    err = capsys.readouterr().err
+    assert "--restyle is a share of scenes, 0 to 1 (got 1.5)" in err and "Traceback" not in err
