@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
+from scoring.decompose import waits
 from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
@@ -421,9 +422,22 @@ def _complete(build: Callable[[], Hand]) -> bool:
         return False
 
 
-def _completing(build: Callable[[Tile], Hand]) -> tuple[str, ...]:
-    """The faces for which ``build`` gives a valid, complete hand."""
-    return tuple(face.code for face in PLAYABLE if _complete(lambda face=face: build(face)))
+def _completing(standing: Sequence[Tile], melds: tuple[Meld, ...]) -> tuple[str, ...]:
+    """The faces that, added to the standing tiles beside the melds, make a valid complete hand: their waits
+    (`scoring.decompose.waits`, in any form) but a fifth copy of a face. Asked of every unsure standing tile
+    of a reading, so worked out once rather than by scoring each of the 34 faces (session 19: a third of the
+    layout's time on the real photos read from other sides)."""
+    if len(standing) + 3 * len(melds) != HAND_TILES - 1 or not all(t.is_playable for t in standing):
+        return ()
+    counts = [0] * len(PLAYABLE)
+    for t in standing:
+        counts[t.index] += 1
+    held = counts.copy()
+    for t in (t for m in melds for t in m.tiles):
+        held[t.index] += 1
+    if max(held) > 4:  # no face makes a hand of tiles holding a fifth copy already
+        return ()
+    return tuple(PLAYABLE[i].code for i in waits(counts, len(melds)) if held[i] < 4)
 
 
 def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
@@ -433,7 +447,7 @@ def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
     flowers = tuple(reader.faces[i] for i in c.flowers)
     expected = HAND_TILES - 3 * len(c.melds)
     if len(c.head) == expected - 1:  # a tile missed: which faces would complete the hand
-        alternatives = _completing(lambda f: Hand(tuple(faces), melds, f, flowers))
+        alternatives = _completing(faces, melds)
         return Doubt("impossible", c.head, f"{problem}; one tile seems missing (hidden or not found)",
                      alternatives)
     if len(c.head) == expected + 1:  # one too many: the tiles without which the hand is complete
@@ -456,8 +470,7 @@ def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:
         weakest = min(copies, key=lambda i: float(reader.det.confidence[i]))
         if weakest in c.head:
             k = c.head.index(weakest)
-            alternatives = _completing(lambda f: Hand(tuple([*faces[:k], f, *faces[k + 1:]][:-1]), melds,
-                                                      [*faces[:k], f, *faces[k + 1:]][-1], flowers))
+            alternatives = _completing(faces[:k] + faces[k + 1:], melds)
         else:
             alternatives = ()
         return Doubt("impossible", tuple(copies), f"{problem}; the least sure copy may be another face",
@@ -631,14 +644,8 @@ def _low_confidence(reader: _Reader, c: _Candidate, hand: Hand | None, taken: se
         second = TILES[det.runner_up[i]].code if det.runner_up[i] >= 0 else None
         alternatives: tuple[str, ...] = (second,) if second else ()
         if hand is not None and i in c.head:
-            k = c.head.index(i)
-            faces = [reader.faces[j] for j in c.head]
-
-            def swapped(f: Tile, k: int = k) -> Hand:
-                new = [*faces[:k], f, *faces[k + 1:]]
-                return replace(hand, concealed=tuple(new[:-1]), win_tile=new[-1])
-
-            completing = (a for a in _completing(swapped) if a != reader.faces[i].code)
+            others = [reader.faces[j] for j in c.head if j != i]
+            completing = (a for a in _completing(others, hand.melds) if a != reader.faces[i].code)
             alternatives = tuple(dict.fromkeys((*alternatives, *completing)))
         read = f"{reader.faces[i].code} read with confidence {float(det.confidence[i]):.2f}"
         also = f", runner-up {second} ({float(det.runner_up_confidence[i]):.2f})" if second else ""
