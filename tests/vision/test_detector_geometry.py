@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from vision.detector import (
+    SAME_CROP,
     SAME_READ,
     Detector,
     FaceMemory,
@@ -98,6 +99,7 @@ def test_a_face_memory_recalls_the_box_that_shows_the_same_crop() -> None:
 def test_near_identical_boxes_are_read_once_by_the_surest() -> None:
     xyxy = np.array([[0, 0, 100, 100], [1, 1, 101, 101], [20, 0, 120, 100], [300, 0, 400, 100]], np.float32)
     owners = crop_owners(xyxy, np.array([0.5, 0.9, 0.95, 0.4]))
+    assert 0.67 < SAME_CROP < 0.96
     assert owners.tolist() == [1, 1, 2, 3]  # IoU 0.96 shares a crop; 0.67 (a neighbour's overlap) does not
     assert crop_owners(np.zeros((0, 4), np.float32), np.zeros(0)).tolist() == []  # a photo with no tiles
 
