@@ -29,6 +29,7 @@ from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
+NMS_BLOCK = 1024  # boxes whose overlaps `nms` works out at once (a 1024² matrix, 1 MB of flags)
 SAME_CROP = 0.7  # IoU over which two candidate boxes show the face reader the same crop (its 12 % margin and
 # jitter-trained reading make them one): session 19, 0.9 -> 0.7 read 27 % fewer crops in the real photos made 12 MP
 # (936 -> 683 for 30 photos; the 96-px looks 162 -> 113), hands the same (own size 74 of 80 exact, 12 MP 70,
@@ -105,19 +106,21 @@ class Letterbox:
 
 
 def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
-    """Indices kept by greedy non-maximum suppression, best score first."""
+    """Indices kept by greedy non-maximum suppression, best score first. The overlaps are worked out a
+    block of `NMS_BLOCK` boxes at a time (against each other and the boxes kept before), so that only a
+    kept box costs a vector operation: 3-5x faster than one box at a time at a scan's few hundred candidates."""
     order = np.argsort(-scores, kind="stable")
-    areas = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
-    keep: list[int] = []
-    while order.size:
-        best, rest = order[0], order[1:]
-        keep.append(int(best))
-        tl = np.maximum(xyxy[best, :2], xyxy[rest, :2])
-        br = np.minimum(xyxy[best, 2:], xyxy[rest, 2:])
-        inter = np.prod(np.clip(br - tl, 0, None), axis=1)
-        iou = inter / (areas[best] + areas[rest] - inter + 1e-9)
-        order = rest[iou <= iou_threshold]
-    return np.array(keep, dtype=np.int64)
+    boxes = xyxy[order]
+    keep = np.zeros(len(order), bool)
+    for start in range(0, len(order), NMS_BLOCK):
+        part = boxes[start:start + NMS_BLOCK]
+        free = ~(box_iou(part, boxes[:start][keep[:start]]) > iou_threshold).any(axis=1)
+        over = box_iou(part, part) > iou_threshold
+        for k in range(len(part)):
+            if free[k]:
+                keep[start + k] = True
+                free[k + 1:] &= ~over[k, k + 1:]
+    return order[keep].astype(np.int64)
 
 
 def class_aware_nms(xyxy: np.ndarray, scores: np.ndarray, class_id: np.ndarray, iou: float) -> np.ndarray:

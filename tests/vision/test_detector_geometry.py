@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from vision.detector import (
+    NMS_BLOCK,
     SAME_CROP,
     SAME_READ,
     Detector,
@@ -19,6 +20,7 @@ from vision.detector import (
     nms,
     top_two,
 )
+from vision.evaluation import box_iou
 
 
 @pytest.mark.parametrize("stride", [None, 32])
@@ -178,3 +180,18 @@ def test_letterbox_of_a_thin_strip_is_a_valid_input(height: int, width: int) -> 
     assert box.apply(np.zeros((height, width, 3), np.uint8)).shape == (448, 448, 3)
     box = Letterbox.fit(height, width, 448, 32)
     assert box.apply(np.zeros((height, width, 3), np.uint8)).shape == ((32, 448, 3) if height < width else (448, 32, 3))
+
+
+def test_nms_in_blocks_keeps_what_one_box_at_a_time_keeps() -> None:
+    """`nms` works the overlaps out a block at a time; across blocks it must keep exactly the boxes the greedy
+    rule keeps (surest first, each box dropped by a kept surer one overlapping it past the threshold)."""
+    rng = np.random.default_rng(5)
+    corner = rng.uniform(0, 600, (NMS_BLOCK + 700, 2)).astype(np.float32)
+    xyxy = np.concatenate([corner, corner + rng.uniform(20, 80, corner.shape).astype(np.float32)], axis=1)
+    scores = np.round(rng.uniform(0, 1, len(xyxy)), 2).astype(np.float32)  # ties keep the boxes' order
+    kept = []
+    for i in np.argsort(-scores, kind="stable"):
+        if not kept or box_iou(xyxy[[i]], xyxy[kept]).max() <= 0.5:
+            kept.append(int(i))
+    dropped_late = set(range(len(xyxy))) - set(kept) - set(np.argsort(-scores, kind="stable")[:NMS_BLOCK].tolist())
+    assert nms(xyxy, scores, 0.5).tolist() == kept and len(dropped_late) > 50  # kept boxes drop later blocks' too
