@@ -30,10 +30,10 @@ DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 NMS_BLOCK = 1024  # boxes whose overlaps `nms` works out at once (a 1024² matrix, 1 MB of flags)
-SAME_CROP = 0.7  # IoU over which two candidate boxes show the face reader the same crop (its 12 % margin and
-# jitter-trained reading make them one): session 19, 0.9 -> 0.7 read 27 % fewer crops in the real photos made 12 MP
-# (936 -> 683 for 30 photos; the 96-px looks 162 -> 113), hands the same (own size 74 of 80 exact, 12 MP 70,
-# unseen styles 184 -> 185 of 281); at 0.5 the 12-MP copies fell to 67
+SAME_CROP = 0.9  # IoU over which two candidate boxes show the face reader the same crop. Session 19 tried 0.7 and
+# 0.8: at 0.7 27 % fewer crops on the real photos made 12 MP and their median 8-10 % lower, but each box's own crop
+# is a second look at the tile: held-out real photos without colour 66 -> 64 / 62 of 80 exact (faces 1,329 ->
+# 1,325 / 1,322), as shot 1,345 -> 1,342 faces at 0.7 (exact 74 either way; unseen styles 184 -> 185 of 281)
 DETECTOR_WEIGHT = 0.5  # exponent of the detector's face scores beside the face reader's probabilities
 SAME_READ = 0.7  # IoU over which a box shows the reader the crop of a box read before (`FaceMemory`); held-out
 # real hands exact at 0.5 / 0.7 / 0.85: 73 / 74 / 74 of 80, unseen styles 66 / 67 / 66 of 96 (never: 74, 67)
