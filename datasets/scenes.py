@@ -59,15 +59,18 @@ class Renderer:
             raise ValueError(f"restyle is a share of scenes, 0 to 1 (got {restyle})")
         self.styles, self.layouts, self.size, self.restyle = styles, layouts, size, restyle
         self._faces = {name: faces.BY_NAME[name].faces() for name in styles}
+        self._strokes = {name: restyle > 0 and strokes.drawn_in_strokes(f) for name, f in self._faces.items()}
 
     def scene(self, seed: int, index: int) -> Scene:
         rng = np.random.default_rng([seed, index])
         style = self.styles[int(rng.integers(len(self.styles)))]
         style_faces = self._faces[style]
-        redraw = np.random.default_rng([seed, index, RESTYLE_STREAM])  # its own stream: the rest of the scene
-        if redraw.random() < self.restyle:  # is the same whatever ``restyle``
-            style_faces = strokes.restyled(style_faces, redraw)
         layout = make_layout(self.layouts[int(rng.integers(len(self.layouts)))], rng, frozenset(style_faces))
+        used = {p.shown for p in layout.tiles}
+        shown = {c: f for c, f in style_faces.items() if c in used}
+        redraw = np.random.default_rng([seed, index, RESTYLE_STREAM])  # its own stream: the rest of the scene
+        if redraw.random() < self.restyle and self._strokes[style]:  # is the same whatever ``restyle``
+            shown = strokes.restyled(shown, redraw)
         elevation = float(rng.uniform(35.0, 88.0))
         body = tilebody.Body.random(rng, elevation)
         shape = SHAPES[int(rng.integers(len(SHAPES)))]
@@ -90,7 +93,7 @@ class Renderer:
         hom = hom_units @ np.linalg.inv(to_plane)
         plane_size = (int(np.ceil((x1 - x0) * px)) + 2 * PAD, int(np.ceil((y1 - y0) * px)) + 2 * PAD)
 
-        plane, quads = _draw_plane(layout, body, style_faces, corners, (x0, y0), plane_size, px)
+        plane, quads = _draw_plane(layout, body, shown, corners, (x0, y0), plane_size, px)
         tiles_only = None
         if tray is not None:
             tiles_only = plane[:, :, 3].copy()
@@ -129,12 +132,11 @@ class Renderer:
         return bg * keep[:, :, None] + layer[:, :, :3], alpha
 
 
-def _draw_plane(layout: Layout, body: tilebody.Body, style_faces: faces.Faces, corners: list[np.ndarray],
+def _draw_plane(layout: Layout, body: tilebody.Body, shown: faces.Faces, corners: list[np.ndarray],
                 origin: tuple[float, float], plane_size: tuple[int, int], px: float) -> tuple[np.ndarray, list]:
-    """The table plane (BGRA float) with every tile drawn far to near, and each tile's top in plane pixels."""
-    used = {p.shown for p in layout.tiles}
-    tops = tilebody.tops({c: f for c, f in style_faces.items() if c in used}, body,
-                         (max(4, round(px)), max(4, round(px * layout.aspect))))
+    """The table plane (BGRA float) with every tile drawn far to near (``shown``: the faces the layout
+    shows), and each tile's top in plane pixels."""
+    tops = tilebody.tops(shown, body, (max(4, round(px)), max(4, round(px * layout.aspect))))
     plane = np.zeros((plane_size[1], plane_size[0], 4), np.float32)
     quads = [(c - origin) * px + PAD for c in corners]
     for i in sorted(range(len(quads)), key=lambda i: quads[i][:, 1].max()):

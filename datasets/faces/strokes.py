@@ -26,9 +26,15 @@ def paper(face: np.ndarray) -> np.ndarray:
     return np.median(face.reshape(-1, 3), axis=0)
 
 
-def ink_mask(face: np.ndarray) -> np.ndarray:
-    """The face's ink: pixels far from its paper colour (uint8, 1 on ink)."""
-    return (np.abs(face.astype(np.float32) - paper(face)).sum(axis=2) > INK).astype(np.uint8)
+def ink_mask(face: np.ndarray, ground: np.ndarray | None = None) -> np.ndarray:
+    """The face's ink: pixels far from its paper colour (``ground`` when known; uint8, 1 on ink)."""
+    ground = paper(face) if ground is None else ground
+    return (np.abs(face.astype(np.float32) - ground).sum(axis=2) > INK).astype(np.uint8)
+
+
+def drawn_in_strokes(faces: Faces) -> bool:
+    """Whether a style's typical face is mostly paper (`STROKES`), so that its strokes can be redrawn."""
+    return bool(np.median([ink_mask(face).mean() for face in faces.values()]) <= STROKES)
 
 
 def redrawn(face: np.ndarray, way: str, width: int) -> np.ndarray:
@@ -40,8 +46,7 @@ def redrawn(face: np.ndarray, way: str, width: int) -> np.ndarray:
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * width + 1, 2 * width + 1))
     ground = paper(face)
     if way == "outline":
-        mask = ink_mask(face)
-        inside = cv2.erode(mask, kernel).astype(bool)
+        inside = cv2.erode(ink_mask(face, ground), kernel).astype(bool)
         out = face.copy()
         out[inside] = ground.astype(np.uint8)
         return out
@@ -51,10 +56,8 @@ def redrawn(face: np.ndarray, way: str, width: int) -> np.ndarray:
 
 
 def restyled(faces: Faces, rng: np.random.Generator) -> Faces:
-    """Every face of a style redrawn one way (`WAYS`), at one stroke width (1-3 px of the 120-px face); a
-    style not drawn in strokes (`STROKES`) as it is."""
-    if np.median([ink_mask(face).mean() for face in faces.values()]) > STROKES:
-        return faces
+    """The faces of a style drawn in strokes (`drawn_in_strokes`, which the caller asks once per style)
+    redrawn one way (`WAYS`), at one stroke width (1-3 px of the 120-px face)."""
     way = WAYS[int(rng.integers(len(WAYS)))]
     width = int(rng.integers(1, 4)) if way == "outline" else int(rng.integers(1, 3))
     return {code: redrawn(face, way, width) for code, face in faces.items()}
