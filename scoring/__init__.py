@@ -7,7 +7,7 @@ True
 
 from scoring.hand import Hand, HandError, Meld, MeldKind, Situation
 from scoring.notation import format_hand, parse_hand
-from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, is_complete, score
+from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, is_complete, score, winning_faces
 
 __all__ = [
     "FanScore",
@@ -23,4 +23,5 @@ __all__ = [
     "is_complete",
     "parse_hand",
     "score",
+    "winning_faces",
 ]

@@ -12,6 +12,8 @@ error code and penalty, never raised.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -27,11 +29,13 @@ from scoring.decompose import (
     knitted_straight_readings,
     regular_splits,
     special_readings,
+    waits,
 )
 from scoring.detect import Found, HandFacts, View, hand_fans, reading_fans
 from scoring.detect.view import Evidence, label, render, tiles_label
 from scoring.fans import CHICKEN_HAND, FAN_BY_ID, FLOWER_TILES, MIN_POINTS, apply_exclusions
-from scoring.hand import WINDS, Hand, Meld, MeldKind, Situation
+from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
+from scoring.tiles import COPIES_PER_FACE, PLAYABLE, Tile
 
 # (points, chows, pair tile), form, groups as they score, fans kept
 _Best = tuple[tuple[int, int, int], str, tuple[Group, ...], Found]
@@ -129,6 +133,23 @@ def is_complete(hand: Hand) -> bool:
     ``NOT_A_WIN``, without scoring a reading's fans (the photo reader asks it of thousands of candidate
     readings)."""
     return bool(_readings(hand, _meld_groups(hand)))
+
+
+def winning_faces(standing: Sequence[Tile], melds: tuple[Meld, ...] = ()) -> tuple[Tile, ...]:
+    """The faces that, won on, make the standing tiles and the melds a valid complete hand, in tile order: what
+    `is_complete` tells of each face in turn, worked out at once from the tiles' waits (`decompose.waits`, in
+    any form) without a fifth copy (the photo reader asks it of every unsure tile of a reading). None when no
+    face can: the tiles fail a hand's own checks (their count, their faces, a fifth copy already), made as
+    the hand won on a face they do not hold."""
+    held = Counter(t for m in melds for t in m.tiles) + Counter(standing)
+    try:
+        Hand(tuple(standing), melds, next(t for t in PLAYABLE if t not in held))
+    except HandError:
+        return ()
+    counts = [0] * FACES
+    for t in standing:
+        counts[t.index] += 1
+    return tuple(PLAYABLE[i] for i in waits(counts, len(melds)) if held[PLAYABLE[i]] < COPIES_PER_FACE)
 
 
 def _meld_groups(hand: Hand) -> tuple[Group, ...]:

@@ -40,8 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, Meld, MeldKind, is_complete
-from scoring.decompose import waits
+from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
 from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
@@ -423,21 +422,8 @@ def _complete(build: Callable[[], Hand]) -> bool:
 
 
 def _completing(standing: Sequence[Tile], melds: tuple[Meld, ...]) -> tuple[str, ...]:
-    """The faces that, added to the standing tiles beside the melds, make a valid complete hand: their waits
-    (`scoring.decompose.waits`, in any form) but a fifth copy of a face. Asked of every unsure standing tile
-    of a reading, so worked out once rather than by scoring each of the 34 faces (session 19: a third of the
-    layout's time on the real photos read from other sides)."""
-    if len(standing) + 3 * len(melds) != HAND_TILES - 1 or not all(t.is_playable for t in standing):
-        return ()
-    counts = [0] * len(PLAYABLE)
-    for t in standing:
-        counts[t.index] += 1
-    held = counts.copy()
-    for t in (t for m in melds for t in m.tiles):
-        held[t.index] += 1
-    if max(held) > 4:  # no face makes a hand of tiles holding a fifth copy already
-        return ()
-    return tuple(PLAYABLE[i].code for i in waits(counts, len(melds)) if held[i] < 4)
+    """The codes of the faces that complete the standing tiles beside the melds (`scoring.winning_faces`)."""
+    return tuple(face.code for face in winning_faces(standing, melds))
 
 
 def _impossible(reader: _Reader, c: _Candidate, problem: str) -> Doubt:

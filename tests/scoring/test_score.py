@@ -2,10 +2,21 @@ import random
 
 import pytest
 
-from scoring import Hand, HandError, ScoreError, Situation, is_complete, parse_hand, score
+from scoring import (
+    Hand,
+    HandError,
+    Meld,
+    MeldKind,
+    ScoreError,
+    Situation,
+    is_complete,
+    parse_hand,
+    score,
+    winning_faces,
+)
 from scoring.decompose import waits
 from scoring.request import read_request
-from scoring.tiles import PLAYABLE, tile
+from scoring.tiles import PLAYABLE, Tile, tile
 from tests.scoring.random_hands import random_hand
 
 WIN = "[567m,2][567s,3]567p234p1s1s"  # Mixed Triple Chow 8, All Chows 2, Short Straight 1, Single Wait 1
@@ -120,3 +131,43 @@ def test_request_with_hand_json_and_flower_list():
 def test_a_discard_that_could_finish_a_chow_leaves_the_pung_concealed():
     result = score(parse_hand("123m456p789s11p99s9s"))
     assert ("pung", "999s", True) in {(s.kind, s.tiles, s.concealed) for s in result.reading}
+
+
+def test_winning_faces_are_those_that_make_a_complete_hand() -> None:
+    """`winning_faces` works the faces out from the standing tiles' waits; each must be a face whose hand is
+    valid and complete by the scorer, and every such face must be listed (random near-complete hands, with
+    melds, kongs, fifth copies and the special forms' tiles)."""
+    rng = random.Random(3)
+    listed = 0
+    for _ in range(1500):
+        melds: list[Meld] = []
+        standing: list[Tile] = []
+        open_sets = rng.randrange(5)
+        for k in range(4):
+            start = rng.randrange(27)
+            run = tuple(PLAYABLE[start - start % 9 + min(start % 9, 6) + j] for j in range(3))
+            same = (rng.choice(PLAYABLE),) * rng.choice([3, 3, 4])
+            group = run if rng.random() < 0.5 else same
+            if k < open_sets:
+                kind = MeldKind.CHOW if group is run else MeldKind.KONG if len(group) == 4 else MeldKind.PUNG
+                melds.append(Meld(kind, group))
+            else:
+                standing += group[:3]
+        pair = rng.choice(PLAYABLE)
+        standing += [pair, pair]
+        standing.pop(rng.randrange(len(standing)))
+        if rng.random() < 0.5:
+            standing[rng.randrange(len(standing))] = rng.choice(PLAYABLE)
+        if rng.random() < 0.15:  # the tiles of the special forms (orphans, honours, knitted ranks)
+            standing, melds = [PLAYABLE[rng.choice([0, 8, 9, 17, 18, 26, *range(27, 34)])] for _ in range(13)], []
+
+        def complete(face: Tile, standing: list[Tile] = standing, melds: tuple[Meld, ...] = tuple(melds)) -> bool:
+            try:
+                return is_complete(Hand(tuple(standing), melds, face))
+            except HandError:
+                return False
+
+        expected = tuple(face for face in PLAYABLE if complete(face))
+        assert winning_faces(standing, tuple(melds)) == expected, ([t.code for t in standing], melds)
+        listed += bool(expected)
+    assert listed > 300  # the hands drawn are near-complete often enough to test something

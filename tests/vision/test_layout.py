@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 from datasets.layouts import Placed
-from scoring import Hand, HandError, Meld, MeldKind, format_hand, is_complete, parse_hand
-from scoring.tiles import PLAYABLE, TILES, Tile, tile
+from scoring import Meld, MeldKind, format_hand, parse_hand
+from scoring.tiles import TILES, tile
 from tests.vision.test_layout_scenes import SIZE, photograph
 from vision.detections import TileDetections
-from vision.layout import Overrides, _completing, read_hand
+from vision.layout import Overrides, read_hand
 
 ASPECT = 1.35
 GAP = 0.6  # tile widths between groups
@@ -266,44 +266,3 @@ def test_standing_tiles_in_two_rows_are_one_hand() -> None:
     assert sorted(t.code for t in reading.hand.all_tiles) == sorted("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s".split())
     apart = [Placed(p.code, p.x + 1.0, p.y - 4 * ASPECT) for p in back]  # far behind: not the hand's tiles
     assert read_hand(shoot(front + apart, 20)).hand is None
-
-
-
-def test_the_faces_completing_a_reading_are_those_that_make_it_a_complete_hand() -> None:
-    """`_completing` works the faces out from the standing tiles' waits; each must be a face whose hand is
-    valid and complete by the scorer, and every such face must be listed (random near-complete hands, with
-    melds, kongs, fifth copies and the special forms' tiles)."""
-    rng = np.random.default_rng(3)
-    listed = 0
-    for _ in range(1500):
-        melds: list[Meld] = []
-        standing: list[Tile] = []
-        open_sets = int(rng.integers(5))
-        for k in range(4):
-            start = int(rng.integers(27))
-            run = tuple(PLAYABLE[start - start % 9 + min(start % 9, 6) + j] for j in range(3))
-            same = (PLAYABLE[int(rng.integers(34))],) * int(rng.choice([3, 3, 4]))
-            group = run if rng.random() < 0.5 else same
-            if k < open_sets:
-                kind = MeldKind.CHOW if group is run else MeldKind.KONG if len(group) == 4 else MeldKind.PUNG
-                melds.append(Meld(kind, group))
-            else:
-                standing += group[:3]
-        pair = PLAYABLE[int(rng.integers(34))]
-        standing += [pair, pair]
-        standing.pop(int(rng.integers(len(standing))))
-        if rng.random() < 0.5:
-            standing[int(rng.integers(len(standing)))] = PLAYABLE[int(rng.integers(34))]
-        if rng.random() < 0.15:  # the tiles of the special forms (orphans, honours, knitted ranks)
-            standing, melds = [PLAYABLE[int(i)] for i in rng.choice([0, 8, 9, 17, 18, 26, *range(27, 34)], 13)], []
-
-        def complete(face: Tile, standing: list[Tile] = standing, melds: tuple[Meld, ...] = tuple(melds)) -> bool:
-            try:
-                return is_complete(Hand(tuple(standing), melds, face))
-            except HandError:
-                return False
-
-        expected = tuple(face.code for face in PLAYABLE if complete(face))
-        assert _completing(standing, tuple(melds)) == expected, ([t.code for t in standing], melds)
-        listed += bool(expected)
-    assert listed > 300  # the hands drawn are near-complete often enough to test something
