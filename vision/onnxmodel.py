@@ -5,7 +5,8 @@ Both carry their output classes as a JSON list of tile codes in the metadata key
 past the photo. The face reader's input is a fixed square whose side this reads from the graph; the
 detector's height and width are free (exported with dynamic axes): it learned at the side its metadata
 ``imgsz`` gives and reads a photo at that long side, padded only up to a multiple of its ``stride``, so a
-thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms).
+thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms). The rest of a model's metadata is
+kept (``metadata``) for the code that reads its output (`vision.detector.BoxBins`).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class OnnxModel:
     classes: tuple[str, ...]
     tile_index: np.ndarray  # each output class's index in the tile vocabulary
     version: str
+    metadata: dict[str, str]  # every key the exporter wrote
 
     @classmethod
     def load(cls, path: Path, threads: int, kind: str, exporter: str) -> OnnxModel:
@@ -71,7 +73,8 @@ class OnnxModel:
             raise ValueError(f"{path}: {kind} input of free size without 'imgsz' and 'stride' metadata "
                              f"(export it with {exporter})")
         return cls(session, model_input.name, size, stride, classes,
-                   np.array([tile(code).index for code in classes], dtype=np.int64), meta.get("version", "unknown"))
+                   np.array([tile(code).index for code in classes], dtype=np.int64), meta.get("version", "unknown"),
+                   dict(meta))
 
     def run(self, blob: np.ndarray) -> np.ndarray:
         """The first output for an input batch."""

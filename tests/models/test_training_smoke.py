@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("ultralytics", reason="training smoke test needs the train extra (torch, ultralytics)")
 
-from models.export import export  # noqa: E402
+from models.export import export, set_metadata, split_head  # noqa: E402
 from models.train import ColourCast, cast_callback, offline_ultralytics, train  # noqa: E402
 from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
@@ -68,6 +68,20 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
     assert len(found) > 0
     assert (found.xyxy[:, 2] <= 120).all() and (found.xyxy[:, 3] <= SIZE).all()
     assert (tmp_path / "compact.pt").stat().st_size < 8_000_000
+    # The split head (boxes decoded by our code, for candidates only) finds what the graph's own decoding finds.
+    import onnx
+    from ultralytics import YOLO
+
+    whole = onnx.load(YOLO(str(tmp_path / "compact.pt")).export(format="onnx", imgsz=SIZE, simplify=True, dynamic=True))
+    set_metadata(whole, {"classes": json.dumps(list(CLASS_NAMES)), "imgsz": str(SIZE)})
+    onnx.save(whole, str(tmp_path / "whole.onnx"))
+    split_head(whole)
+    onnx.save(whole, str(tmp_path / "split.onnx"))
+    for strip in (image, np.ascontiguousarray(image[:, :120])):
+        decoded, split = (Detector(tmp_path / name, conf=0.01).locate(strip) for name in ("whole.onnx", "split.onnx"))
+        assert len(decoded.xyxy) > 0
+        np.testing.assert_allclose(split.xyxy, decoded.xyxy, atol=1e-3)
+        np.testing.assert_allclose(split.scores, decoded.scores, atol=1e-6)
 
 
 def tiny_reader_recipe(tmp_path: Path, scenes: int, **changes: object) -> dict:
