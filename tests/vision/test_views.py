@@ -17,14 +17,16 @@ from vision.detections import TileDetections
 from vision.detector import FaceMemory, Located
 from vision.layout import CLOSE, read_hand
 from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
-from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, unturn_boxes, vote
+from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, turned, unturn_boxes, vote
 
 
 def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:
-    photo = np.zeros((50, 80), np.uint8)
+    photo = np.zeros((50, 80, 3), np.uint8)
     photo[7:40, 12:31] = 1  # the box (12, 7, 31, 40)
+    photo[7, 12] = (1, 2, 3)  # a corner marked: the turn is by cv2, the same pixels as numpy's turn
     for turns in range(4):
-        ys, xs = np.nonzero(np.rot90(photo, turns))
+        assert np.array_equal(turned(photo, turns), np.rot90(photo, turns)), turns
+        ys, xs, _ = np.nonzero(turned(photo, turns))
         found = np.array([[xs.min(), ys.min(), xs.max() + 1, ys.max() + 1]], np.float32)
         assert unturn_boxes(found, turns, 80, 50).tolist() == [[12, 7, 31, 40]], turns
 
