@@ -55,12 +55,13 @@ def read_truth(label_file: Path, width: int, height: int) -> Truth:
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix (len(a) × len(b)) of xyxy boxes."""
-    tl = np.maximum(a[:, None, :2], b[None, :, :2])
-    br = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.prod(np.clip(br - tl, 0, None), axis=2)
-    area_a = np.prod(a[:, 2:] - a[:, :2], axis=1)
-    area_b = np.prod(b[:, 2:] - b[:, :2], axis=1)
+    """IoU matrix (len(a) × len(b)) of xyxy boxes. Widths and heights as separate matrices: a product over an
+    axis of two made NMS's overlaps 2-3x slower (a scan's NMS spent 6 ms a photo here)."""
+    width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
+    height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
+    inter = np.maximum(width, 0) * np.maximum(height, 0)
+    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
+    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
     return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
 
 
