@@ -93,9 +93,12 @@ def square_crop(image: np.ndarray, cx: float, cy: float, side: float, size: int)
     x0, y0 = round(cx - side / 2), round(cy - side / 2)
     s = max(1, round(side))
     xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + s, width), min(y0 + s, height)
-    patch = np.full((s, s, 3), PAD_VALUE, np.uint8)
-    if xb > xa and yb > ya:
-        patch[ya - y0:yb - y0, xa - x0:xb - x0] = image[ya:yb, xa:xb]
+    if (xa, ya, xb, yb) == (x0, y0, x0 + s, y0 + s):  # inside the image: read in place, no copy
+        patch = image[ya:yb, xa:xb]
+    else:
+        patch = np.full((s, s, 3), PAD_VALUE, np.uint8)
+        if xb > xa and yb > ya:
+            patch[ya - y0:yb - y0, xa - x0:xb - x0] = image[ya:yb, xa:xb]
     interpolation = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
     return cv2.resize(patch, (size, size), interpolation=interpolation)
 
