@@ -343,7 +343,7 @@ class Detector:
         checked_conf(conf)
         self.views = checked_views(views)
         path = Path(model_path) if model_path is not None else default_model_path()
-        self._model = OnnxModel.load(path, threads, "model", "models.export", spin=True)
+        self._model = OnnxModel.load(path, threads, "model", "models.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.bins = BoxBins.of(self._model.metadata)
         self.conf, self.iou, self.max_det = conf, iou, max_det

@@ -42,10 +42,9 @@ class OnnxModel:
     metadata: dict[str, str]  # every key the exporter wrote
 
     @classmethod
-    def load(cls, path: Path, threads: int, kind: str, exporter: str, spin: bool = False) -> OnnxModel:
+    def load(cls, path: Path, threads: int, kind: str, exporter: str) -> OnnxModel:
         """The model at ``path`` (a ``kind`` such as "model", for messages), run on ``threads`` CPU
-        threads; ``exporter`` names the module that writes its metadata. ``spin``: its threads wait for
-        work spinning rather than asleep (onnxruntime's default)."""
+        threads; ``exporter`` names the module that writes its metadata."""
         import onnxruntime as ort
 
         if not path.is_file():
@@ -53,12 +52,11 @@ class OnnxModel:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        # Spinning threads wake faster between a run's parallel steps, but idle they hold the cores: the
-        # readers' many short runs must not spin beside the detector (session 5: every session spinning,
-        # detector + reader 49 ms a photo, 33 ms with none), while the detector alone spinning speeds its
-        # few long runs (session 20: its pass at 448x352 23.9 -> 19.8 ms; the real photos made 12 MP, min of
-        # 3 interleaved runs, median 172 -> 153 ms, mean 183 -> 171; with the readers spinning too 219 / 235).
-        options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
+        # No spinning between runs: the detector and the face reader take turns on the same cores, and a
+        # session whose idle threads spin takes them from the other (measured: 65 -> 30 ms a photo). Session
+        # 20: the detector's alone spinning (its pass at 448x352 23.9 -> 19.8 ms) makes the real photos made
+        # 12 MP slower, min of 3 runs in a process of its own: mean 141.7 / 145.6 -> 154.8 / 156.2 ms.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime raises its own types for corrupt files
