@@ -37,40 +37,61 @@ def split_head(model: Any) -> None:
     """An Ultralytics detector's ONNX graph (``onnx.ModelProto``, changed in place) made to output its box
     distributions and class scores, ``(1, 4·bins + classes, anchors)``, without the graph's box decoding
     (the DFL softmax over every anchor and the anchor arithmetic, 13 % of a pass on 2 cores), which
-    `vision.detector.BoxBins` does for the candidates only; metadata ``box_bins`` and ``strides`` say how."""
+    `vision.detector.BoxBins` does for the candidates only; metadata ``box_bins`` and ``strides`` say how.
+    The result is run once on a blank input: its anchors must be those of the strides written."""
     import onnx
 
-    if any(p.key == "box_bins" for p in model.metadata_props):
+    meta = {p.key: p.value for p in model.metadata_props}
+    if "box_bins" in meta:
         raise SystemExit("this model's head is split already (its metadata has box_bins)")
+    if meta.get("task", "detect") != "detect" or len(model.graph.output) != 1 or "stride" not in meta:
+        raise SystemExit("not an Ultralytics detector export (task detect, one output, metadata stride)")
     graph = model.graph
     producer = {name: node for node in graph.node for name in node.output}
     dfl = next((n for n in graph.node if n.op_type == "Reshape" and n.name.endswith("/dfl/Reshape")), None)
-    if dfl is None:
-        raise SystemExit("not an Ultralytics detection head with box distributions (no .../dfl/Reshape node)")
+    if dfl is None or producer[dfl.input[0]].op_type != "Concat":
+        raise SystemExit("not an Ultralytics detection head whose levels' box distributions are concatenated "
+                         "(no .../dfl/Reshape of a Concat)")
     head = dfl.name.removesuffix("/dfl/Reshape")
     sigmoid = next((n for n in graph.node if n.op_type == "Sigmoid" and n.name == f"{head}/Sigmoid"), None)
     weight = next((t for t in graph.initializer if t.name.endswith("dfl.conv.weight")), None)
     if sigmoid is None or weight is None:
         raise SystemExit(f"no class scores ({head}/Sigmoid) or DFL weights beside {dfl.name}")
     levels = len(producer[dfl.input[0]].input)  # the box rows of each level, concatenated
-    top = int(next(p.value for p in model.metadata_props if p.key == "stride"))
-    output = graph.output[0].name
-    split = onnx.helper.make_node("Concat", [dfl.input[0], sigmoid.output[0]], [output], axis=1,
+    strides = [int(meta["stride"]) >> k for k in reversed(range(levels))]
+    output = graph.output[0]
+    rows = output.type.tensor_type.shape.dim[1]
+    rows.dim_value += 4 * (weight.dims[1] - 1)  # 4 box rows become 4 distributions of the bins
+    split = onnx.helper.make_node("Concat", [dfl.input[0], sigmoid.output[0]], [output.name], axis=1,
                                   name=f"{head}/split/Concat")
     needed, kept = set(split.input), [split]
     for node in reversed(graph.node):  # what the new output needs, walking back from it
-        if needed & set(node.output) and output not in node.output:
+        if needed & set(node.output) and output.name not in node.output:
             kept.append(node)
             needed |= set(node.input)
     del graph.node[:]
     graph.node.extend(reversed(kept))
-    initializers = [t for t in graph.initializer if t.name in needed]
-    del graph.initializer[:]
-    graph.initializer.extend(initializers)
-    graph.output[0].type.tensor_type.shape.dim[1].dim_param = "rows"
-    set_metadata(model, {"box_bins": str(weight.dims[1]),
-                          "strides": json.dumps([top >> k for k in reversed(range(levels))])})
+    for field, keep in ((graph.initializer, needed), (graph.value_info, needed - {output.name})):
+        entries = [entry for entry in field if entry.name in keep]
+        del field[:]
+        field.extend(entries)
+    set_metadata(model, {"box_bins": str(weight.dims[1]), "strides": json.dumps(strides)})
     onnx.checker.check_model(model)
+    _check_anchors(model, strides, rows.dim_value)
+
+
+def _check_anchors(model: Any, strides: list[int], rows: int) -> None:
+    """The split model run on a blank input (of its own size, or twice the largest stride where free) gives
+    ``rows`` rows and the anchors of ``strides``; else the head is not what `split_head` took it for."""
+    import numpy as np
+    import onnxruntime as ort
+
+    dims = [d.dim_value or 2 * strides[-1] for d in model.graph.input[0].type.tensor_type.shape.dim[2:]]
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    got = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, *dims), np.float32)})[0].shape
+    anchors = sum((dims[0] // s) * (dims[1] // s) for s in strides)
+    if got[1:] != (rows, anchors):
+        raise SystemExit(f"the split head gives {got[1:]} (rows, anchors), not {(rows, anchors)} for strides {strides}")
 
 
 def set_metadata(model: Any, entries: dict[str, str]) -> None:
@@ -110,9 +131,10 @@ def export(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.export", description=__doc__)
-    parser.add_argument("weights", type=Path, nargs="?",
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("weights", type=Path, nargs="?",
                         help="an Ultralytics .pt (e.g. data/runs/mcr-tiles/weights/last.pt)")
-    parser.add_argument("--split", type=Path, metavar="MODEL", help="only split the head of an exported ONNX model")
+    source.add_argument("--split", type=Path, metavar="MODEL", help="only split the head of an exported ONNX model")
     parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-tiles.onnx")
     parser.add_argument("--compact", type=Path, default=MODELS / "mcr-tiles.pt")
     parser.add_argument("--no-compact", action="store_true", help="write the ONNX model only")
@@ -129,8 +151,6 @@ def main(argv: list[str] | None = None) -> int:
         onnx.save(model, str(args.split))
         print(f"split the head of {args.split}")
         return 0
-    if args.weights is None:
-        parser.error("give the weights to export (or --split MODEL)")
     offline_ultralytics(ROOT / "data" / "yolo_config")
     export(args.weights, args.onnx, None if args.no_compact else args.compact, args.note, args.recipe, args.imgsz)
     print(f"wrote {args.onnx}" + ("" if args.no_compact else f" and {args.compact}"))

@@ -176,7 +176,7 @@ class BoxBins:
         (x, y), stride = points[:, anchors], strides[anchors]
         left, top, right, bottom = distance
         return np.stack([(x - left) * stride, (y - top) * stride, (x + right) * stride, (y + bottom) * stride],
-                        axis=1).astype(np.float32)
+                        axis=1).astype(np.float32, copy=False)
 
 
 @functools.lru_cache(maxsize=64)
@@ -188,19 +188,25 @@ def anchor_points(height: int, width: int, strides: tuple[int, ...]) -> tuple[np
         y, x = np.mgrid[0:height // stride, 0:width // stride].astype(np.float32) + 0.5
         points.append(np.stack([x.ravel(), y.ravel()]))
         levels.append(np.full(x.size, stride, np.float32))
-    return np.concatenate(points, axis=1), np.concatenate(levels)
+    cached = np.concatenate(points, axis=1), np.concatenate(levels)
+    for array in cached:  # shared by every later call: never written to
+        array.setflags(write=False)
+    return cached
 
 
 def decode(output: np.ndarray, conf: float, iou: float, max_det: int, bins: BoxBins | None = None,
-           shape: tuple[int, int] = (0, 0)) -> tuple[np.ndarray, np.ndarray]:
+           shape: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """YOLO output -> the xyxy boxes of a tile surer than ``conf`` (`tile_there`) kept by class-aware NMS,
     and their score of every class (kept × classes). The output is per anchor its centre box and class scores
     (``4 + classes`` rows), or with ``bins`` its box distributions and class scores (``4·bins + classes``
     rows) for an input of ``shape`` (height, width)."""
     box_rows = 4 if bins is None else 4 * bins.bins
-    if bins is not None and output.shape[1] != (anchors := len(anchor_points(*shape, bins.strides)[1])):
-        raise ValueError(f"the model gives {output.shape[1]} anchors for a {shape[0]}x{shape[1]} input, "
-                         f"not the {anchors} of strides {bins.strides}")
+    if bins is not None:
+        if shape is None:
+            raise ValueError("box distributions are decoded for an input shape: give `shape`")
+        if output.shape[1] != (anchors := len(anchor_points(*shape, bins.strides)[1])):
+            raise ValueError(f"the model gives {output.shape[1]} anchors for a {shape[0]}x{shape[1]} input, "
+                             f"not the {anchors} of strides {bins.strides}")
     scores_all = output[box_rows:]
     class_id = scores_all.argmax(axis=0)
     scores = tile_there(scores_all, axis=0)

@@ -54,8 +54,8 @@ class OnnxModel:
         options.inter_op_num_threads = 1
         # No spinning between runs: the detector and the face reader take turns on the same cores, and a
         # session whose idle threads spin takes them from the other (measured: 65 -> 30 ms a photo). Session
-        # 20: the detector's alone spinning (its pass at 448x352 23.9 -> 19.8 ms) makes the real photos made
-        # 12 MP slower, min of 3 runs in a process of its own: mean 141.7 / 145.6 -> 154.8 / 156.2 ms.
+        # 20: with only the detector's threads spinning, its pass is faster (23.9 -> 19.8 ms) but a scan is
+        # slower (README "Speed").
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

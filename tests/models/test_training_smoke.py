@@ -77,6 +77,10 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path) -> N
     onnx.save(whole, str(tmp_path / "whole.onnx"))
     split_head(whole)
     onnx.save(whole, str(tmp_path / "split.onnx"))
+    wrong = onnx.load(str(tmp_path / "whole.onnx"))
+    set_metadata(wrong, {"stride": "16"})  # strides taken as 4, 8, 16: the blank run's anchors tell
+    with pytest.raises(SystemExit, match="not .* for strides"):
+        split_head(wrong)
     for strip in (image, np.ascontiguousarray(image[:, :120])):
         decoded, split = (Detector(tmp_path / name, conf=0.01).locate(strip) for name in ("whole.onnx", "split.onnx"))
         assert len(decoded.xyxy) > 0

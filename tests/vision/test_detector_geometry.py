@@ -135,26 +135,28 @@ def test_decode_takes_best_class_and_threshold() -> None:
 def test_box_distributions_decode_at_their_anchor_and_stride() -> None:
     """A head exported without its box decoding: each side's distance is the expectation of its distribution
     over the bins, in strides, from the anchor point; anchors run level by level, row by row."""
-    bins = BoxBins(bins=4, strides=(8, 16))
+    bins = BoxBins(bins=5, strides=(8, 16))
     points, strides = anchor_points(32, 48, bins.strides)  # levels of 4x6 and 2x3 anchors
     assert points.shape == (2, 30) and strides.tolist() == [8] * 24 + [16] * 6
-    assert points[:, 7].tolist() == [1.5, 1.5] and points[:, 24 + 4].tolist() == [1.5, 1.5]
-    output = np.full((4 * 4 + 2, 30), -50.0, np.float32)  # every distribution sure of bin 0, no tile
-    output[18 - 2:, :] = 0.0
-    sides = {7: (1, 2, 3, 0.5), 28: (0, 1, 2, 3)}  # anchor: left, top, right, bottom distances in bins
+    assert points[:, 8].tolist() == [2.5, 1.5] and points[:, 24 + 5].tolist() == [2.5, 1.5]  # x, then y
+    output = np.full((4 * 5 + 2, 30), -50.0, np.float32)  # every distribution sure of bin 0, no tile
+    output[4 * 5:, :] = 0.0  # the class rows
+    sides = {8: (1, 2, 3, 0.5), 29: (0, 1, 4, 3)}  # anchor: left, top, right, bottom distances in bins
     for anchor, distances in sides.items():
         for side, distance in enumerate(distances):
             low = int(distance)  # a half bin: two bins at equal weight
-            output[side * 4:side * 4 + 4, anchor] = -50.0
-            output[side * 4 + low, anchor] = output[side * 4 + int(np.ceil(distance)), anchor] = 0.0
-        output[16, anchor] = 0.9  # class 0
+            output[side * 5:side * 5 + 5, anchor] = -50.0
+            output[side * 5 + low, anchor] = output[side * 5 + int(np.ceil(distance)), anchor] = 0.0
+        output[4 * 5, anchor] = 0.9  # class 0
     xyxy, class_scores = decode(output, conf=0.25, iou=0.5, max_det=10, bins=bins, shape=(32, 48))
     order = np.argsort(xyxy[:, 0])
-    np.testing.assert_allclose(xyxy[order], [[(1.5 - 1) * 8, (1.5 - 2) * 8, (1.5 + 3) * 8, (1.5 + 0.5) * 8],
-                                             [1.5 * 16, 0.5 * 16, 3.5 * 16, 4.5 * 16]], atol=1e-4)
+    np.testing.assert_allclose(xyxy[order], [[(2.5 - 1) * 8, (1.5 - 2) * 8, (2.5 + 3) * 8, (1.5 + 0.5) * 8],
+                                             [2.5 * 16, 0.5 * 16, 6.5 * 16, 4.5 * 16]], atol=1e-4)
     np.testing.assert_allclose(class_scores[:, 0], [0.9, 0.9])
     with pytest.raises(ValueError, match="30 of strides"):  # an output that is not for this input
         decode(output[:, :29], conf=0.25, iou=0.5, max_det=10, bins=bins, shape=(32, 48))
+    with pytest.raises(ValueError, match="give `shape`"):
+        decode(output, conf=0.25, iou=0.5, max_det=10, bins=bins)
 
 
 def test_a_runner_up_under_the_floor_is_not_named() -> None:
