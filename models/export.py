@@ -86,10 +86,12 @@ def _check_anchors(model: Any, strides: list[int], rows: int) -> None:
     import numpy as np
     import onnxruntime as ort
 
-    dims = [d.dim_value or 2 * strides[-1] for d in model.graph.input[0].type.tensor_type.shape.dim[2:]]
+    from vision.detector import anchor_points
+
+    height, width = (d.dim_value or 2 * strides[-1] for d in model.graph.input[0].type.tensor_type.shape.dim[2:])
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-    got = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, *dims), np.float32)})[0].shape
-    anchors = sum((dims[0] // s) * (dims[1] // s) for s in strides)
+    got = session.run(None, {session.get_inputs()[0].name: np.zeros((1, 3, height, width), np.float32)})[0].shape
+    anchors = len(anchor_points(height, width, tuple(strides))[1])
     if got[1:] != (rows, anchors):
         raise SystemExit(f"the split head gives {got[1:]} (rows, anchors), not {(rows, anchors)} for strides {strides}")
 

@@ -31,6 +31,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from models.export import set_metadata
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs
 from vision.faces import crop_window, square_crop
@@ -293,9 +294,7 @@ def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out
     meta = {"classes": json.dumps(reader_classes(recipe)), "version": recipe["version"], "recipe": note,
             "history": json.dumps(state["history"]),
             "quantized": "no" if calibration is None else f"int8, calibrated on {len(calibration)} crops"}
-    for key, value in meta.items():
-        entry = exported.metadata_props.add()
-        entry.key, entry.value = key, value
+    set_metadata(exported, meta)
     if calibration is None:
         onnx.save(exported, str(onnx_out))
     else:  # the metadata travels with the graph into the quantized model

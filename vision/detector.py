@@ -165,14 +165,24 @@ class BoxBins:
             return None
         return cls(int(metadata["box_bins"]), tuple(json.loads(metadata["strides"])))
 
-    def boxes(self, distributions: np.ndarray, anchors: np.ndarray, height: int, width: int) -> np.ndarray:
-        """The xyxy boxes (input pixels) of the ``anchors`` (indices) given their rows of the output
-        (4·bins × len(anchors)), for an input of ``height`` × ``width``: each side at the distance the
-        distribution expects (softmax · bin), as Ultralytics' DFL."""
-        logits = distributions.reshape(4, self.bins, -1)
+    @property
+    def rows(self) -> int:
+        """The output rows of the box distributions, before the class scores."""
+        return 4 * self.bins
+
+    def boxes(self, output: np.ndarray, anchors: np.ndarray, shape: tuple[int, int] | None) -> np.ndarray:
+        """The xyxy boxes (input pixels) of the ``anchors`` (indices into the output's columns) of an output for
+        an input of ``shape`` (height, width): each side at the distance its distribution expects (softmax ·
+        bin), as Ultralytics' DFL. A ValueError when the output is not for that input."""
+        if shape is None:
+            raise ValueError("box distributions are decoded for an input shape: give `shape`")
+        points, strides = anchor_points(*shape, self.strides)
+        if output.shape[1] != len(strides):
+            raise ValueError(f"the model gives {output.shape[1]} anchors for a {shape[0]}x{shape[1]} input, "
+                             f"not the {len(strides)} of strides {self.strides}")
+        logits = output[:self.rows, anchors].reshape(4, self.bins, -1)
         weights = np.exp(logits - logits.max(axis=1, keepdims=True))
         distance = (weights * np.arange(self.bins, dtype=np.float32)[:, None]).sum(axis=1) / weights.sum(axis=1)
-        points, strides = anchor_points(height, width, self.strides)
         (x, y), stride = points[:, anchors], strides[anchors]
         left, top, right, bottom = distance
         return np.stack([(x - left) * stride, (y - top) * stride, (x + right) * stride, (y + bottom) * stride],
@@ -200,14 +210,7 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int, bins: BoxB
     and their score of every class (kept × classes). The output is per anchor its centre box and class scores
     (``4 + classes`` rows), or with ``bins`` its box distributions and class scores (``4·bins + classes``
     rows) for an input of ``shape`` (height, width)."""
-    box_rows = 4 if bins is None else 4 * bins.bins
-    if bins is not None:
-        if shape is None:
-            raise ValueError("box distributions are decoded for an input shape: give `shape`")
-        if output.shape[1] != (anchors := len(anchor_points(*shape, bins.strides)[1])):
-            raise ValueError(f"the model gives {output.shape[1]} anchors for a {shape[0]}x{shape[1]} input, "
-                             f"not the {anchors} of strides {bins.strides}")
-    scores_all = output[box_rows:]
+    scores_all = output[4 if bins is None else bins.rows:]
     class_id = scores_all.argmax(axis=0)
     scores = tile_there(scores_all, axis=0)
     sure = np.flatnonzero(scores > conf)
@@ -217,7 +220,7 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int, bins: BoxB
         cx, cy, w, h = output[:4, sure]
         xyxy = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1).astype(np.float32)
     else:
-        xyxy = bins.boxes(output[:box_rows, sure], sure, *shape)
+        xyxy = bins.boxes(output, sure, shape)
     kept = class_aware_nms(xyxy, scores[sure], class_id[sure], iou)[:max_det]
     return xyxy[kept], np.ascontiguousarray(scores_all[:, sure[kept]].T)
 
