@@ -5,6 +5,10 @@ matched greedily by confidence to the unmatched ground-truth box of the same cla
 AP is COCO's 101-point interpolated average precision; mAP50-95 averages
 IoU thresholds 0.50, 0.55, ..., 0.95 over the classes that have ground truth. Precision, recall,
 confusions and hand reading use the detections at the operating confidence (``conf``).
+
+Hand photos are read twice: the faces of every tile found (one pass, against every labelled face, the
+walls and discards a photo's labels include), and the hand as `mcr scan` reads it (`add_scan`, against the
+hand the layout reads from the labelled boxes; a photo whose labels give no valid hand is counted apart).
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ from pathlib import Path
 import numpy as np
 
 from datasets.formats.yolo import read_labels
+from scoring.hand import Hand
 from scoring.tiles import TILES
 from vision.detections import TileDetections
+from vision.layout import read_hand
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
@@ -52,6 +58,11 @@ def read_truth(label_file: Path, width: int, height: int) -> Truth:
     rows = read_labels(label_file, width, height) if label_file.exists() else []
     xyxy = np.array([box for _, box in rows], dtype=np.float32).reshape(-1, 4)
     return Truth(xyxy, np.array([cls for cls, _ in rows], dtype=np.int64))
+
+
+def labelled_hand(truth: Truth) -> Hand | None:
+    """The hand the labelled boxes show, read by the layout as a scan reads its tiles (None: no valid hand)."""
+    return read_hand(TileDetections(truth.xyxy, np.ones(len(truth.class_id)), truth.class_id)).hand
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -127,6 +138,8 @@ class Report:
     hands_exact: int
     hand_tiles: int
     hand_tiles_correct: int
+    scanned_hands: int  # hand photos whose labels give a valid hand, read by `mcr scan` (`Evaluator.add_scan`)
+    scanned_hands_exact: int
 
 
 @dataclass
@@ -144,6 +157,7 @@ class Evaluator:
     _pred_at_conf: int = 0
     _images: int = 0
     _hands: list[tuple[bool, int, int]] = field(default_factory=list)
+    _scanned: list[bool] = field(default_factory=list)
 
     def add(self, pred: TileDetections, truth: Truth, is_hand: bool = False) -> None:
         """One image's detections (all confidences, for AP) against its ground truth."""
@@ -166,6 +180,13 @@ class Evaluator:
         if is_hand:
             exact = Counter(t.code for t in sure.tiles) == Counter(TILES[c].code for c in truth.class_id)
             self._hands.append((exact, len(truth.class_id), int(sure_hits.sum())))
+
+    def add_scan(self, hand: Hand | None, truth: Truth) -> None:
+        """A hand photo's hand as a scan read it (None: no valid hand) against the hand its labels show; a
+        photo whose labels show none is left out (a tile hidden, discards labelled beside the hand)."""
+        shown = labelled_hand(truth)
+        if shown is not None:
+            self._scanned.append(hand == shown)
 
     def report(self, top_confusions: int = 10) -> Report:
         scores = np.concatenate(self._scores) if self._scores else np.zeros(0)
@@ -196,4 +217,6 @@ class Evaluator:
             hands_exact=sum(exact for exact, _, _ in self._hands),
             hand_tiles=sum(n for _, n, _ in self._hands),
             hand_tiles_correct=sum(c for _, _, c in self._hands),
+            scanned_hands=len(self._scanned),
+            scanned_hands_exact=sum(self._scanned),
         )

@@ -38,6 +38,9 @@ SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's
 # models never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles
 # itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69
 # of 80, scored alike 69 / 72 / 73 / 73; unseen styles (100 scenes) 70 / 70 / 70 exact, 76 / 77 / 77 alike.
+SCAN_IOU = 0.6  # boxes of one face overlapping more are one tile, in a scan: looser than `vision.detector.NMS_IOU`
+# (0.5), for the layout sorts out a tile read twice itself, and on held-out real hands 0.5 read fewer exactly
+# (74 -> 73 of 80) and alike (78 -> 76) in session 22.
 SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
 # the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), and
 # with every tile at `vision.layout.LOW_CONFIDENCE` (0.5) asked, 68 of the 80 held-out real hands were read again
@@ -101,7 +104,7 @@ def scan_photo(photo: Photo, detector: Detector, situation: Situation,
 
 def _faint(detector: Detector) -> Detector:
     """The detector as a scan reads with it: tiles held to `SCAN_CONF` (or its own threshold, when lower)."""
-    return detector.tuned(conf=min(detector.conf, SCAN_CONF))
+    return detector.tuned(conf=min(detector.conf, SCAN_CONF), iou=SCAN_IOU)
 
 
 def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, FaceMemory]:

@@ -8,13 +8,14 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import FaceMemory, Located, top_two
+from vision.detector import NMS_IOU, FaceMemory, Located, top_two
 
 
 class StandIn:
     """Locating is the stand-in's call (its faces become the scores located); reading gives them back."""
 
-    iou = 0.6
+    iou = NMS_IOU
+    version = "stand-in"
     conf = 0.0
     stride: int | None = None  # a fixed square input, unless a test frees it
 
@@ -32,9 +33,10 @@ class StandIn:
         reading = TileDetections(located.xyxy, *top_two(located.scores))
         return reading[reading.confidence >= self.conf]
 
-    def tuned(self, views: int | None = None, conf: float | None = None) -> StandIn:
+    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None) -> StandIn:
         """The stand-in itself (its reading of crops at any views is its reading; its counters stay
-        in one place), held to ``conf`` when given, noting what was asked for in ``tunings``."""
+        in one place), held to ``conf`` and ``iou`` when given, noting the views and conf asked for in ``tunings``."""
         self.tunings = [*getattr(self, "tunings", []), (views, conf)]
         self.conf = self.conf if conf is None else conf
+        self.iou = self.iou if iou is None else iou
         return self

@@ -196,11 +196,12 @@ def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:
         load_image(half)
 
 
-@pytest.mark.parametrize(("threads", "conf", "problem"), [(0, 0.25, "threads >= 1"), (2, 1.5, "0 < conf < 1"),
-                                                         (2, 0.0, "0 < conf < 1")])
-def test_detector_settings_are_checked_before_loading(threads: int, conf: float, problem: str) -> None:
+@pytest.mark.parametrize(("threads", "conf", "iou", "problem"), [
+    (0, 0.25, 0.5, "threads >= 1"), (2, 1.5, 0.5, "0 < conf < 1"), (2, 0.0, 0.5, "0 < conf < 1"),
+    (2, 0.25, 0.0, "0 < iou <= 1"), (2, 0.25, 1.2, "0 < iou <= 1")])
+def test_detector_settings_are_checked_before_loading(threads: int, conf: float, iou: float, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
-        Detector("no-such-model.onnx", threads=threads, conf=conf)
+        Detector("no-such-model.onnx", threads=threads, conf=conf, iou=iou)
 
 
 @pytest.mark.parametrize(("height", "width"), [(1, 3000), (3000, 1), (2, 5000)])

@@ -9,7 +9,8 @@ import pytest
 
 from api.cli import main
 from scoring.tiles import CLASS_NAMES
-from vision.detector import Detector, FaceMemory, default_model_path, in_tile_order, load_image
+from vision.detector import NMS_IOU, Detector, FaceMemory, default_model_path, in_tile_order, load_image
+from vision.evaluation import box_iou
 from vision.faces import FaceReader
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
@@ -58,6 +59,22 @@ def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector:
     assert reader.crops == 2 * read and len(memory.xyxy) == 2 * read
     fresh = counting.read(photo, located, turn=2)  # without a memory, every crop is read
     assert reader.crops == 3 * read and len(fresh) == len(first)
+
+
+def test_boxes_of_one_face_overlap_no_more_than_the_iou_asked(detector: Detector) -> None:
+    """`mcr detect` keeps one box of a face per tile (`NMS_IOU`); a scan asks for a looser merge."""
+    photo = load_image(held_out_hand_photo())
+    low = detector.tuned(conf=0.05)  # faint boxes too: more of them overlap
+    counts = []
+    for iou in (0.7, NMS_IOU, 0.3):
+        reading = low.tuned(iou=iou)(photo)
+        overlap = box_iou(reading.xyxy, reading.xyxy) * (reading.class_id[:, None] == reading.class_id[None])
+        np.fill_diagonal(overlap, 0.0)
+        assert overlap.max() <= iou + 1e-6
+        counts.append(len(reading))
+    assert counts[0] > counts[2] > 0
+    with pytest.raises(ValueError, match="0 < iou <= 1"):
+        detector.tuned(iou=0.0)
 
 
 def test_metadata(detector: Detector) -> None:

@@ -1,9 +1,17 @@
-"""Evaluation metrics on hand-made boxes: perfect, missing, misread and duplicate detections."""
+"""Evaluation metrics on hand-made boxes: perfect, missing, misread and duplicate detections; `mcr eval`."""
 
+import json
+from pathlib import Path
+
+import cv2
 import numpy as np
 import pytest
 
+from api.cli import main
+from scoring import parse_hand
 from scoring.tiles import tile
+from tests.vision.test_layout import HAND, NOTATION, lay, shoot
+from tests.vision.test_scan import FixedTiles
 from vision.detections import TileDetections
 from vision.evaluation import Evaluator, Truth, average_precision, read_truth, yolo_pairs
 
@@ -81,3 +89,39 @@ def test_yolo_folder_reading(tmp_path) -> None:
         read_truth(label, 100, 50)
     with pytest.raises(ValueError, match="no images"):
         yolo_pairs(tmp_path / "labels")
+
+
+def test_scanned_hands_count_against_the_hand_the_labels_show() -> None:
+    shown = shoot(lay(HAND))
+    labels = Truth(shown.xyxy, shown.class_id)
+    evaluator = Evaluator()
+    evaluator.add_scan(parse_hand(NOTATION), labels)  # read right
+    evaluator.add_scan(None, labels)  # no valid hand read
+    evaluator.add_scan(parse_hand("16f[555p,1][789s,2][WWWW]123m9p9p"), labels)  # a kong's face misread
+    evaluator.add_scan(parse_hand(NOTATION), Truth(shown.xyxy[:5], shown.class_id[:5]))  # labels give no hand
+    report = evaluator.report()
+    assert (report.scanned_hands, report.scanned_hands_exact) == (3, 1)
+    assert report.hand_photos == 0  # the one-pass reading is counted by `add` only
+
+
+def test_mcr_eval_reports_both_readings_of_a_hand_photo(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A stand-in that finds exactly the labelled tiles: every measure perfect, the scan's hand included."""
+    import vision.detector
+
+    monkeypatch.setattr(vision.detector, "Detector", FixedTiles)
+    tiles = FixedTiles().tiles
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "hand_1.png"), np.full((3000, 4000, 3), 128, np.uint8))
+    centre, size = (tiles.xyxy[:, :2] + tiles.xyxy[:, 2:]) / 2, tiles.xyxy[:, 2:] - tiles.xyxy[:, :2]
+    rows = np.column_stack([centre / (4000, 3000), size / (4000, 3000)])
+    (tmp_path / "labels" / "hand_1.txt").write_text(
+        "".join(f"{c} {' '.join(f'{v:.6f}' for v in row)}\n" for c, row in zip(tiles.class_id, rows)))
+    assert main(["eval", "--data", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["map50"] == pytest.approx(1.0) and report["hands_exact"] == report["hand_photos"] == 1
+    assert report["scanned_hands_exact"] == report["scanned_hands"] == 1
+    assert main(["eval", "--data", str(tmp_path), "--no-scan"]) == 0
+    text = capsys.readouterr().out
+    assert "hand photos read exactly: 1/1" in text and "mcr scan" not in text

@@ -1,0 +1,162 @@
+"""How far the real photos' labels can be trusted to a few pixels: what caps mAP50-95 against them.
+
+The source (chinese-mahjong-v4) augmented each photo into copies turned, rotated up to 45 degrees and
+sheared, and moved the labels with them. Each copy is one affine map of the same photo, so the map between
+two copies can be measured from the pixels (SIFT matches, RANSAC) and a label of one copy carried into the
+other. Where labels are right, a carried label's centre lands on the other copy's label of that tile (the
+centre of a mapped box is the mapped centre, whatever the rotation does to its size); how far it lands is
+how far the labels disagree. The same measure of the detector's boxes says how steady the detector is.
+
+``uv run python -m models.label_check [--data DIR] [--no-detector]`` (default: the held-out split).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.real_data import source_name
+from vision.evaluation import IOU_THRESHOLDS, box_iou, read_truth, yolo_pairs
+
+RATIO = 0.75  # Lowe's ratio test for a SIFT match
+MIN_INLIERS = 30  # matches agreeing with the affine map, below which two copies are not compared
+REPROJECTION = 3.0  # pixels a match may miss the affine map by and agree with it
+MIN_OVERLAP = 0.1  # IoU under which a carried box has no counterpart (another tile, or off the copy)
+
+
+@dataclass(frozen=True)
+class Boxes:
+    """One copy's boxes (pixels) and their classes."""
+
+    xyxy: np.ndarray
+    class_id: np.ndarray
+
+
+Features = tuple[tuple[cv2.KeyPoint, ...], np.ndarray | None]
+
+
+def features(image: np.ndarray) -> Features:
+    """An image's SIFT keypoints and descriptors, found once and matched against every other copy."""
+    return cv2.SIFT_create(4000).detectAndCompute(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None)
+
+
+def image_affine(a: Features, b: Features) -> np.ndarray | None:
+    """The 2×3 affine map from image ``a``'s pixels to ``b``'s, or None when too few matches agree on one."""
+    (keys_a, desc_a), (keys_b, desc_b) = a, b
+    if desc_a is None or desc_b is None or len(desc_a) < 2 or len(desc_b) < 2:
+        return None
+    pairs = cv2.BFMatcher().knnMatch(desc_a, desc_b, k=2)
+    good = [m for m, n in (p for p in pairs if len(p) == 2) if m.distance < RATIO * n.distance]
+    if len(good) < MIN_INLIERS:
+        return None
+    src = np.float32([keys_a[m.queryIdx].pt for m in good])
+    dst = np.float32([keys_b[m.trainIdx].pt for m in good])
+    matrix, inliers = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=REPROJECTION, maxIters=5000)
+    if matrix is None or inliers is None or inliers.sum() < MIN_INLIERS:
+        return None
+    return matrix
+
+
+def carried(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """Boxes carried by an affine map: the upright box around each mapped outline (same centre as the map's)."""
+    x1, y1, x2, y2 = np.asarray(xyxy, np.float64).reshape(-1, 4).T
+    corners = np.stack([np.stack(c, axis=1) for c in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))], axis=1)
+    mapped = corners @ matrix[:, :2].T + matrix[:, 2]
+    return np.concatenate([mapped.min(axis=1), mapped.max(axis=1)], axis=1)
+
+
+def centre_offsets(moved: Boxes, there: Boxes) -> np.ndarray:
+    """Per box of ``moved`` with a counterpart in ``there`` (same class, the best overlap): how far its centre
+    is from the counterpart's, across and down, as shares of the counterpart's width and height (n × 2)."""
+    if not len(moved.xyxy) or not len(there.xyxy):
+        return np.zeros((0, 2))
+    overlap = box_iou(moved.xyxy, there.xyxy)
+    overlap[moved.class_id[:, None] != there.class_id[None, :]] = 0.0
+    best = overlap.argmax(axis=1)
+    found = overlap[np.arange(len(best)), best] >= MIN_OVERLAP
+    a, b = moved.xyxy[found], there.xyxy[best[found]]
+    size = b[:, 2:] - b[:, :2]
+    return np.abs((a[:, :2] + a[:, 2:]) / 2 - (b[:, :2] + b[:, 2:]) / 2) / size
+
+
+def iou_of_offset(offsets: np.ndarray) -> np.ndarray:
+    """The IoU of a box with itself moved by ``offsets`` (shares of its width and height)."""
+    inter = np.prod(np.clip(1.0 - offsets, 0.0, None), axis=1)
+    return inter / (2.0 - inter)
+
+
+def ceiling(pair_offsets: np.ndarray, thresholds: np.ndarray = IOU_THRESHOLDS) -> float:
+    """The share of the IoU ``thresholds`` a detector drawing each tile's true box would reach against labels
+    off as far as the pairs show: the two labels of a pair err independently and alike, so each is off by the
+    pair's offset / √2. Sizes taken as right, so an upper bound: with perfect ranking, its AP50-95 (or AP50)."""
+    iou = iou_of_offset(pair_offsets / np.sqrt(2.0))
+    return float(np.mean([(iou >= t).mean() for t in thresholds])) if len(iou) else 0.0
+
+
+def copies(root: Path) -> dict[str, list[tuple[Path, Path]]]:
+    """A YOLO folder's (image, label) pairs by source photo (the part of the name before ``.rf.``)."""
+    groups: dict[str, list[tuple[Path, Path]]] = defaultdict(list)
+    for image, label in yolo_pairs(root):
+        groups[source_name(image)].append((image, label))
+    return groups
+
+
+def affine_maps(images: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
+    """The affine map between each ordered pair of copies of one photo that one joins."""
+    found = [features(i) for i in images]
+    maps = {(k, j): image_affine(found[k], found[j]) for k, j in itertools.permutations(range(len(images)), 2)}
+    return {pair: m for pair, m in maps.items() if m is not None}
+
+
+def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Boxes]) -> np.ndarray:
+    """The offsets of each copy's boxes carried into the other copy of each pair (n × 2)."""
+    parts = [centre_offsets(Boxes(carried(boxes[k].xyxy, m), boxes[k].class_id), boxes[j])
+             for (k, j), m in maps.items()]
+    return np.concatenate(parts) if parts else np.zeros((0, 2))
+
+
+def summary(name: str, offsets: np.ndarray) -> str:
+    """One line: the centre offsets (share of the tile's side, as a length) and the ceiling they imply."""
+    length = np.hypot(*offsets.T)
+    return (f"{name:9s} {len(offsets):6d} boxes  centre offset median {np.median(length):.3f}, "
+            f"p75 {np.percentile(length, 75):.3f}, p90 {np.percentile(length, 90):.3f} of the tile; "
+            f"ceiling AP50-95 {ceiling(offsets):.3f}, AP50 {ceiling(offsets, IOU_THRESHOLDS[:1]):.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "data" / "real"
+                        / "images" / "val", help="YOLO folder of Roboflow copies (default: the held-out split)")
+    parser.add_argument("--no-detector", action="store_true", help="the labels only, not the shipped detector")
+    args = parser.parse_args()
+    detector = None
+    if not args.no_detector:
+        from vision.detector import Detector
+
+        detector = Detector()
+    found: dict[str, list[np.ndarray]] = defaultdict(list)
+    groups = copies(args.data)
+    joined = possible = 0
+    for pairs in groups.values():
+        images = [cv2.imread(str(image)) for image, _ in pairs]
+        maps = affine_maps(images)
+        joined, possible = joined + len(maps), possible + len(images) * (len(images) - 1)
+        truths = [read_truth(label, i.shape[1], i.shape[0]) for (_, label), i in zip(pairs, images)]
+        found["labels"].append(pair_offsets(maps, [Boxes(t.xyxy, t.class_id) for t in truths]))
+        if detector is not None:
+            readings = [detector(i) for i in images]
+            found["detector"].append(pair_offsets(maps, [Boxes(r.xyxy, r.class_id) for r in readings]))
+    print(f"{args.data}: {sum(map(len, groups.values()))} copies of {len(groups)} photos; {joined} of {possible} "
+          "ordered pairs of copies joined by the affine map their pixels give")
+    for name, parts in found.items():
+        print(summary(name, np.concatenate(parts) if parts else np.zeros((0, 2))))
+
+
+if __name__ == "__main__":
+    main()

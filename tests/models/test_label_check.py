@@ -1,0 +1,68 @@
+"""The label check on copies made here with a known affine map: labels moved with it agree, moved labels do not."""
+
+import cv2
+import numpy as np
+import pytest
+
+from models.label_check import Boxes, affine_maps, carried, ceiling, centre_offsets, iou_of_offset, pair_offsets
+
+# a rotation by 30 degrees about (200, 150), sheared, as the source's augmentation made its copies
+MAP = np.array([[0.87, -0.40, 90.0], [0.50, 0.80, -60.0]])
+
+
+def textured(seed: int = 0) -> np.ndarray:
+    """A 320×400 photo with enough corners for SIFT: random blobs of colour, blurred a little."""
+    rng = np.random.default_rng(seed)
+    image = np.full((320, 400, 3), 90, np.uint8)
+    for _ in range(260):
+        x, y, r = rng.integers(0, 400), rng.integers(0, 320), int(rng.integers(3, 14))
+        cv2.circle(image, (int(x), int(y)), r, tuple(int(c) for c in rng.integers(0, 256, 3)), -1)
+    return cv2.GaussianBlur(image, (3, 3), 0)
+
+
+def test_two_copies_of_a_photo_are_joined_by_their_affine_map_and_their_labels_agree() -> None:
+    photo = textured()
+    copy = cv2.warpAffine(photo, MAP, (400, 320))
+    maps = affine_maps([photo, copy])
+    assert set(maps) == {(0, 1), (1, 0)}
+    assert np.allclose(maps[0, 1], MAP, atol=0.02 * np.abs(MAP).max())
+    tiles = Boxes(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
+    moved = Boxes(carried(tiles.xyxy, MAP), tiles.class_id)  # labels moved as the copy was
+    offsets = pair_offsets(maps, [tiles, moved])
+    assert offsets.shape == (4, 2) and offsets.max() < 0.03
+    shifted = Boxes(moved.xyxy + np.array([0.1, 0.0, 0.1, 0.0]) * (moved.xyxy[:, [2]] - moved.xyxy[:, [0]]),
+                    moved.class_id)  # the copy's labels a tenth of a tile to the right
+    assert np.allclose(pair_offsets(maps, [tiles, shifted])[:2, 0], 0.1, atol=0.03)
+
+
+def test_unrelated_photos_are_not_joined() -> None:
+    assert affine_maps([textured(0), textured(1)]) == {}
+
+
+def test_a_carried_box_keeps_its_centre_and_grows_around_a_rotated_outline() -> None:
+    box = np.array([[0.0, 0.0, 20.0, 40.0]])
+    turn = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0]])  # a quarter turn: the same box, turned
+    assert np.allclose(carried(box, turn), [[60.0, 0.0, 100.0, 20.0]])
+    tilt = cv2.getRotationMatrix2D((10.0, 20.0), 30.0, 1.0)
+    tilted = carried(box, tilt)[0]
+    assert np.allclose((tilted[:2] + tilted[2:]) / 2, (10.0, 20.0))
+    assert tilted[2] - tilted[0] > 20.0 and tilted[3] - tilted[1] > 40.0
+
+
+def test_offsets_pair_boxes_of_one_class_only() -> None:
+    there = Boxes(np.array([[0.0, 0.0, 10.0, 10.0], [2.0, 0.0, 12.0, 10.0]]), np.array([1, 2]))
+    moved = Boxes(np.array([[1.0, 0.0, 11.0, 10.0], [50.0, 50.0, 60.0, 60.0]]), np.array([2, 2]))
+    assert np.allclose(centre_offsets(moved, there), [[0.1, 0.0]])  # the far box has no counterpart
+
+
+@pytest.mark.parametrize(("offset", "iou"), [((0.0, 0.0), 1.0), ((0.1, 0.0), 0.9 / 1.1), ((0.5, 0.5), 0.25 / 1.75)])
+def test_iou_of_offset(offset: tuple[float, float], iou: float) -> None:
+    assert iou_of_offset(np.array([offset]))[0] == pytest.approx(iou)
+
+
+def test_the_ceiling_falls_as_labels_disagree() -> None:
+    assert ceiling(np.zeros((5, 2))) == 1.0
+    # pairs a fifth of a tile apart across: each label a seventh off, IoU 0.75, over 6 of the 10 thresholds
+    assert ceiling(np.full((5, 2), [0.2, 0.0])) == pytest.approx(0.6)
+    assert ceiling(np.array([[0.2, 0.0], [0.9, 0.0]]), np.array([0.5])) == 0.5  # AP50: the far pair fails it
+    assert ceiling(np.zeros((0, 2))) == 0.0
