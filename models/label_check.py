@@ -15,27 +15,19 @@ from __future__ import annotations
 import argparse
 import itertools
 from collections import defaultdict
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from datasets.formats.yolo import label_lines
 from models.real_data import source_name
-from vision.evaluation import IOU_THRESHOLDS, box_iou, read_truth, yolo_pairs
+from vision.evaluation import IOU_THRESHOLDS, Truth, box_iou, read_truth, yolo_pairs
 
 RATIO = 0.75  # Lowe's ratio test for a SIFT match
 MIN_INLIERS = 30  # matches agreeing with the affine map, below which two copies are not compared
 REPROJECTION = 3.0  # pixels a match may miss the affine map by and agree with it
 MIN_OVERLAP = 0.1  # IoU under which a carried box has no counterpart (another tile, or off the copy)
-
-
-@dataclass(frozen=True)
-class Boxes:
-    """One copy's boxes (pixels) and their classes."""
-
-    xyxy: np.ndarray
-    class_id: np.ndarray
 
 
 Features = tuple[tuple[cv2.KeyPoint, ...], np.ndarray | None]
@@ -71,18 +63,46 @@ def carried(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     return np.concatenate([mapped.min(axis=1), mapped.max(axis=1)], axis=1)
 
 
-def centre_offsets(moved: Boxes, there: Boxes) -> np.ndarray:
-    """Per box of ``moved`` with a counterpart in ``there`` (same class, the best overlap): how far its centre
-    is from the counterpart's, across and down, as shares of the counterpart's width and height (n × 2)."""
+def counterparts(moved: Truth, there: Truth) -> np.ndarray:
+    """Per box of ``moved``, the index of its counterpart in ``there`` (same class, the best overlap), -1
+    where none overlaps it by `MIN_OVERLAP`."""
     if not len(moved.xyxy) or not len(there.xyxy):
-        return np.zeros((0, 2))
+        return np.full(len(moved.xyxy), -1)
     overlap = box_iou(moved.xyxy, there.xyxy)
     overlap[moved.class_id[:, None] != there.class_id[None, :]] = 0.0
     best = overlap.argmax(axis=1)
-    found = overlap[np.arange(len(best)), best] >= MIN_OVERLAP
-    a, b = moved.xyxy[found], there.xyxy[best[found]]
-    size = b[:, 2:] - b[:, :2]
-    return np.abs((a[:, :2] + a[:, 2:]) / 2 - (b[:, :2] + b[:, 2:]) / 2) / size
+    return np.where(overlap[np.arange(len(best)), best] >= MIN_OVERLAP, best, -1)
+
+
+def centres(xyxy: np.ndarray) -> np.ndarray:
+    """The boxes' centres (n × 2)."""
+    return (xyxy[:, :2] + xyxy[:, 2:]) / 2
+
+
+def centre_offsets(moved: Truth, there: Truth) -> np.ndarray:
+    """Per box of ``moved`` with a counterpart in ``there``: how far its centre is from the counterpart's,
+    across and down, as shares of the counterpart's width and height (n × 2)."""
+    which = counterparts(moved, there)
+    a, b = moved.xyxy[which >= 0], there.xyxy[which[which >= 0]]
+    return np.abs(centres(a) - centres(b)) / (b[:, 2:] - b[:, :2])
+
+
+def recentred(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> list[np.ndarray]:
+    """Each copy's boxes moved to the median of their centres as every copy places them (their own and the
+    other copies' counterparts carried in), sizes kept: labels with the copies' disagreement voted down, a
+    diagnosis of the boxes, not a new truth (each label's own error still counts a share)."""
+    votes = [[[c] for c in centres(b.xyxy)] for b in boxes]
+    for (k, j), matrix in maps.items():
+        which = counterparts(boxes[j], Truth(carried(boxes[k].xyxy, matrix), boxes[k].class_id))
+        there = centres(carried(boxes[k].xyxy, matrix))
+        for i in np.flatnonzero(which >= 0):
+            votes[j][i].append(there[which[i]])
+    out = []
+    for b, copy_votes in zip(boxes, votes, strict=True):
+        middle = np.array([np.median(v, axis=0) for v in copy_votes]).reshape(-1, 2)
+        half = (b.xyxy[:, 2:] - b.xyxy[:, :2]) / 2
+        out.append(np.concatenate([middle - half, middle + half], axis=1))
+    return out
 
 
 def iou_of_offset(offsets: np.ndarray) -> np.ndarray:
@@ -114,9 +134,9 @@ def affine_maps(images: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
     return {pair: m for pair, m in maps.items() if m is not None}
 
 
-def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Boxes]) -> np.ndarray:
+def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> np.ndarray:
     """The offsets of each copy's boxes carried into the other copy of each pair (n × 2)."""
-    parts = [centre_offsets(Boxes(carried(boxes[k].xyxy, m), boxes[k].class_id), boxes[j])
+    parts = [centre_offsets(Truth(carried(boxes[k].xyxy, m), boxes[k].class_id), boxes[j])
              for (k, j), m in maps.items()]
     return np.concatenate(parts) if parts else np.zeros((0, 2))
 
@@ -134,7 +154,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "data" / "real"
                         / "images" / "val", help="YOLO folder of Roboflow copies (default: the held-out split)")
     parser.add_argument("--no-detector", action="store_true", help="the labels only, not the shipped detector")
+    parser.add_argument("--recentre", type=Path, metavar="DIR", help="also write a YOLO folder of the photos "
+                        "(linked) with their labels re-centred on the copies' median (`recentred`), for mcr eval")
     args = parser.parse_args()
+    if args.recentre is not None:
+        for sub in ("images", "labels"):
+            (args.recentre / sub).mkdir(parents=True, exist_ok=True)
     detector = None
     if not args.no_detector:
         from vision.detector import Detector
@@ -148,10 +173,17 @@ def main() -> None:
         maps = affine_maps(images)
         joined, possible = joined + len(maps), possible + len(images) * (len(images) - 1)
         truths = [read_truth(label, i.shape[1], i.shape[0]) for (_, label), i in zip(pairs, images)]
-        found["labels"].append(pair_offsets(maps, [Boxes(t.xyxy, t.class_id) for t in truths]))
+        found["labels"].append(pair_offsets(maps, truths))
+        if args.recentre is not None:
+            for (image, _), pixels, truth, xyxy in zip(pairs, images, truths, recentred(maps, truths), strict=True):
+                link = args.recentre / "images" / image.name
+                link.unlink(missing_ok=True)
+                link.symlink_to(image.resolve())
+                (args.recentre / "labels" / f"{image.stem}.txt").write_text(
+                    label_lines(zip(truth.class_id.tolist(), xyxy.tolist()), pixels.shape[1], pixels.shape[0]))
         if detector is not None:
             readings = [detector(i) for i in images]
-            found["detector"].append(pair_offsets(maps, [Boxes(r.xyxy, r.class_id) for r in readings]))
+            found["detector"].append(pair_offsets(maps, [Truth(r.xyxy, r.class_id) for r in readings]))
     print(f"{args.data}: {sum(map(len, groups.values()))} copies of {len(groups)} photos; {joined} of {possible} "
           "ordered pairs of copies joined by the affine map their pixels give")
     for name, parts in found.items():

@@ -4,7 +4,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.label_check import Boxes, affine_maps, carried, ceiling, centre_offsets, iou_of_offset, pair_offsets
+from models.label_check import affine_maps, carried, ceiling, centre_offsets, iou_of_offset, pair_offsets, recentred
+from vision.evaluation import Truth
 
 # a rotation by 30 degrees about (200, 150), sheared, as the source's augmentation made its copies
 MAP = np.array([[0.87, -0.40, 90.0], [0.50, 0.80, -60.0]])
@@ -26,11 +27,11 @@ def test_two_copies_of_a_photo_are_joined_by_their_affine_map_and_their_labels_a
     maps = affine_maps([photo, copy])
     assert set(maps) == {(0, 1), (1, 0)}
     assert np.allclose(maps[0, 1], MAP, atol=0.02 * np.abs(MAP).max())
-    tiles = Boxes(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
-    moved = Boxes(carried(tiles.xyxy, MAP), tiles.class_id)  # labels moved as the copy was
+    tiles = Truth(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
+    moved = Truth(carried(tiles.xyxy, MAP), tiles.class_id)  # labels moved as the copy was
     offsets = pair_offsets(maps, [tiles, moved])
     assert offsets.shape == (4, 2) and offsets.max() < 0.03
-    shifted = Boxes(moved.xyxy + np.array([0.1, 0.0, 0.1, 0.0]) * (moved.xyxy[:, [2]] - moved.xyxy[:, [0]]),
+    shifted = Truth(moved.xyxy + np.array([0.1, 0.0, 0.1, 0.0]) * (moved.xyxy[:, [2]] - moved.xyxy[:, [0]]),
                     moved.class_id)  # the copy's labels a tenth of a tile to the right
     assert np.allclose(pair_offsets(maps, [tiles, shifted])[:2, 0], 0.1, atol=0.03)
 
@@ -50,8 +51,8 @@ def test_a_carried_box_keeps_its_centre_and_grows_around_a_rotated_outline() -> 
 
 
 def test_offsets_pair_boxes_of_one_class_only() -> None:
-    there = Boxes(np.array([[0.0, 0.0, 10.0, 10.0], [2.0, 0.0, 12.0, 10.0]]), np.array([1, 2]))
-    moved = Boxes(np.array([[1.0, 0.0, 11.0, 10.0], [50.0, 50.0, 60.0, 60.0]]), np.array([2, 2]))
+    there = Truth(np.array([[0.0, 0.0, 10.0, 10.0], [2.0, 0.0, 12.0, 10.0]]), np.array([1, 2]))
+    moved = Truth(np.array([[1.0, 0.0, 11.0, 10.0], [50.0, 50.0, 60.0, 60.0]]), np.array([2, 2]))
     assert np.allclose(centre_offsets(moved, there), [[0.1, 0.0]])  # the far box has no counterpart
 
 
@@ -66,3 +67,14 @@ def test_the_ceiling_falls_as_labels_disagree() -> None:
     assert ceiling(np.full((5, 2), [0.2, 0.0])) == pytest.approx(0.6)
     assert ceiling(np.array([[0.2, 0.0], [0.9, 0.0]]), np.array([0.5])) == 0.5  # AP50: the far pair fails it
     assert ceiling(np.zeros((0, 2))) == 0.0
+
+
+def test_recentring_votes_down_the_one_copy_whose_labels_slid() -> None:
+    identity, inverse = np.eye(2, 3), cv2.invertAffineTransform(MAP)
+    maps = {(0, 1): MAP, (1, 0): inverse, (0, 2): identity, (2, 0): identity, (1, 2): inverse, (2, 1): MAP}
+    tiles = Truth(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
+    slid = Truth(tiles.xyxy + [6.0, 0.0, 6.0, 0.0], tiles.class_id)  # copy 2: the photo as is, labels slid right
+    copies = [tiles, Truth(carried(tiles.xyxy, MAP), tiles.class_id), slid]
+    fixed = recentred(maps, copies)
+    assert np.allclose(fixed[2], tiles.xyxy, atol=0.01)  # two copies of three place them where they are
+    assert np.allclose(fixed[0], tiles.xyxy, atol=0.01) and np.allclose(fixed[1], copies[1].xyxy, atol=0.01)
