@@ -7,13 +7,15 @@ other. Where labels are right, a carried label's centre lands on the other copy'
 centre of a mapped box is the mapped centre, whatever the rotation does to its size); how far it lands is
 how far the labels disagree. The same measure of the detector's boxes says how steady the detector is.
 
-``uv run python -m models.label_check [--data DIR] [--no-detector]`` (default: the held-out split).
+``uv run python -m models.label_check [--data DIR] [--no-detector] [--recentre NEW_DIR]`` (default: the
+held-out split; ``--recentre``: also write its photos with re-centred labels, a diagnosis, see `recentred`).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -21,38 +23,14 @@ import cv2
 import numpy as np
 
 from datasets.formats.yolo import label_lines
-from models.real_data import source_name
+from models.real_data import CopyMatcher, source_name
+from vision.detector import Detector, load_image
 from vision.evaluation import IOU_THRESHOLDS, Truth, box_iou, read_truth, yolo_pairs
 
-RATIO = 0.75  # Lowe's ratio test for a SIFT match
 MIN_INLIERS = 30  # matches agreeing with the affine map, below which two copies are not compared
 REPROJECTION = 3.0  # pixels a match may miss the affine map by and agree with it
 MIN_OVERLAP = 0.1  # IoU under which a carried box has no counterpart (another tile, or off the copy)
-
-
-Features = tuple[tuple[cv2.KeyPoint, ...], np.ndarray | None]
-
-
-def features(image: np.ndarray) -> Features:
-    """An image's SIFT keypoints and descriptors, found once and matched against every other copy."""
-    return cv2.SIFT_create(4000).detectAndCompute(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), None)
-
-
-def image_affine(a: Features, b: Features) -> np.ndarray | None:
-    """The 2×3 affine map from image ``a``'s pixels to ``b``'s, or None when too few matches agree on one."""
-    (keys_a, desc_a), (keys_b, desc_b) = a, b
-    if desc_a is None or desc_b is None or len(desc_a) < 2 or len(desc_b) < 2:
-        return None
-    pairs = cv2.BFMatcher().knnMatch(desc_a, desc_b, k=2)
-    good = [m for m, n in (p for p in pairs if len(p) == 2) if m.distance < RATIO * n.distance]
-    if len(good) < MIN_INLIERS:
-        return None
-    src = np.float32([keys_a[m.queryIdx].pt for m in good])
-    dst = np.float32([keys_b[m.trainIdx].pt for m in good])
-    matrix, inliers = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=REPROJECTION, maxIters=5000)
-    if matrix is None or inliers is None or inliers.sum() < MIN_INLIERS:
-        return None
-    return matrix
+FEATURES = 4000  # SIFT points a copy is matched by: the more, the surer the map (1,500 tell mirrored copies)
 
 
 def carried(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
@@ -65,7 +43,8 @@ def carried(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
 
 def counterparts(moved: Truth, there: Truth) -> np.ndarray:
     """Per box of ``moved``, the index of its counterpart in ``there`` (same class, the best overlap), -1
-    where none overlaps it by `MIN_OVERLAP`."""
+    where none overlaps it by `MIN_OVERLAP`. Not one to one: a label off by over half a tile in a row of one
+    face (a pung) finds its neighbour, so the largest offsets read somewhat low."""
     if not len(moved.xyxy) or not len(there.xyxy):
         return np.full(len(moved.xyxy), -1)
     overlap = box_iou(moved.xyxy, there.xyxy)
@@ -128,10 +107,15 @@ def copies(root: Path) -> dict[str, list[tuple[Path, Path]]]:
 
 
 def affine_maps(images: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
-    """The affine map between each ordered pair of copies of one photo that one joins."""
-    found = [features(i) for i in images]
-    maps = {(k, j): image_affine(found[k], found[j]) for k, j in itertools.permutations(range(len(images)), 2)}
-    return {pair: m for pair, m in maps.items() if m is not None}
+    """The affine map between each ordered pair of copies of one photo (BGR) that `MIN_INLIERS` matches join."""
+    matcher = CopyMatcher(FEATURES)
+    found = [matcher.features(cv2.cvtColor(i, cv2.COLOR_BGR2GRAY)) for i in images]
+    maps = {}
+    for k, j in itertools.permutations(range(len(images)), 2):
+        matrix, inliers = matcher.affine(found[k], found[j], REPROJECTION)
+        if matrix is not None and inliers >= MIN_INLIERS:
+            maps[k, j] = matrix
+    return maps
 
 
 def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> np.ndarray:
@@ -143,52 +127,72 @@ def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) ->
 
 def summary(name: str, offsets: np.ndarray) -> str:
     """One line: the centre offsets (share of the tile's side, as a length) and the ceiling they imply."""
+    if not len(offsets):
+        return f"{name:9s} no box found again in another copy (no pair of copies joined, or no boxes)"
     length = np.hypot(*offsets.T)
     return (f"{name:9s} {len(offsets):6d} boxes  centre offset median {np.median(length):.3f}, "
             f"p75 {np.percentile(length, 75):.3f}, p90 {np.percentile(length, 90):.3f} of the tile; "
             f"ceiling AP50-95 {ceiling(offsets):.3f}, AP50 {ceiling(offsets, IOU_THRESHOLDS[:1]):.3f}")
 
 
-def main() -> None:
+def write_recentred(folder: Path, pairs: list[tuple[Path, Path]], images: list[np.ndarray],
+                    truths: list[Truth], maps: dict[tuple[int, int], np.ndarray]) -> None:
+    """One photo's copies into a YOLO folder: each image linked, its labels re-centred (`recentred`)."""
+    for (image, _), pixels, truth, xyxy in zip(pairs, images, truths, recentred(maps, truths), strict=True):
+        (folder / "images" / image.name).symlink_to(image.resolve())
+        (folder / "labels" / f"{image.stem}.txt").write_text(
+            label_lines(zip(truth.class_id.tolist(), xyxy.tolist(), strict=True), pixels.shape[1], pixels.shape[0]))
+
+
+def new_folder(folder: Path) -> Path:
+    """``folder`` with empty ``images`` and ``labels`` in it; refused where it holds anything (a photo or a
+    label there would be overwritten or mixed in)."""
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise ValueError(f"{folder}: not a new or empty folder; name one to write the re-centred labels in")
+    for sub in ("images", "labels"):
+        (folder / sub).mkdir(parents=True)
+    return folder
+
+
+def measure(data: Path, detector: Detector | None, recentre: Path | None) -> None:
+    """Print how far the labels (and the detector's boxes) of ``data``'s copies disagree."""
+    groups = copies(data)  # a missing or empty folder is refused before anything is written
+    if recentre is not None:
+        new_folder(recentre)
+    found: dict[str, list[np.ndarray]] = defaultdict(list)
+    joined = possible = 0
+    for pairs in groups.values():
+        images = [load_image(image) for image, _ in pairs]
+        maps = affine_maps(images)
+        joined, possible = joined + len(maps), possible + len(images) * (len(images) - 1)
+        truths = [read_truth(label, i.shape[1], i.shape[0]) for (_, label), i in zip(pairs, images, strict=True)]
+        found["labels"].append(pair_offsets(maps, truths))
+        if recentre is not None:
+            write_recentred(recentre, pairs, images, truths, maps)
+        if detector is not None:
+            readings = [detector(i) for i in images]
+            found["detector"].append(pair_offsets(maps, [Truth(r.xyxy, r.class_id) for r in readings]))
+    print(f"{data}: {sum(map(len, groups.values()))} copies of {len(groups)} photos; {joined} of {possible} "
+          "ordered pairs of copies joined by the affine map their pixels give")
+    for name, parts in found.items():
+        print(summary(name, np.concatenate(parts)))
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "data" / "real"
                         / "images" / "val", help="YOLO folder of Roboflow copies (default: the held-out split)")
     parser.add_argument("--no-detector", action="store_true", help="the labels only, not the shipped detector")
-    parser.add_argument("--recentre", type=Path, metavar="DIR", help="also write a YOLO folder of the photos "
+    parser.add_argument("--recentre", type=Path, metavar="DIR", help="also write a new YOLO folder of the photos "
                         "(linked) with their labels re-centred on the copies' median (`recentred`), for mcr eval")
     args = parser.parse_args()
-    if args.recentre is not None:
-        for sub in ("images", "labels"):
-            (args.recentre / sub).mkdir(parents=True, exist_ok=True)
-    detector = None
-    if not args.no_detector:
-        from vision.detector import Detector
-
-        detector = Detector()
-    found: dict[str, list[np.ndarray]] = defaultdict(list)
-    groups = copies(args.data)
-    joined = possible = 0
-    for pairs in groups.values():
-        images = [cv2.imread(str(image)) for image, _ in pairs]
-        maps = affine_maps(images)
-        joined, possible = joined + len(maps), possible + len(images) * (len(images) - 1)
-        truths = [read_truth(label, i.shape[1], i.shape[0]) for (_, label), i in zip(pairs, images)]
-        found["labels"].append(pair_offsets(maps, truths))
-        if args.recentre is not None:
-            for (image, _), pixels, truth, xyxy in zip(pairs, images, truths, recentred(maps, truths), strict=True):
-                link = args.recentre / "images" / image.name
-                link.unlink(missing_ok=True)
-                link.symlink_to(image.resolve())
-                (args.recentre / "labels" / f"{image.stem}.txt").write_text(
-                    label_lines(zip(truth.class_id.tolist(), xyxy.tolist()), pixels.shape[1], pixels.shape[0]))
-        if detector is not None:
-            readings = [detector(i) for i in images]
-            found["detector"].append(pair_offsets(maps, [Truth(r.xyxy, r.class_id) for r in readings]))
-    print(f"{args.data}: {sum(map(len, groups.values()))} copies of {len(groups)} photos; {joined} of {possible} "
-          "ordered pairs of copies joined by the affine map their pixels give")
-    for name, parts in found.items():
-        print(summary(name, np.concatenate(parts) if parts else np.zeros((0, 2))))
+    try:
+        measure(args.data, None if args.no_detector else Detector(), args.recentre)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

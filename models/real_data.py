@@ -71,11 +71,12 @@ def write_labels(path: Path, labels: np.ndarray) -> None:
     path.write_text("".join(f"{int(c)} {x:.6f} {y:.6f} {w:.6f} {h:.6f}\n" for c, x, y, w, h in labels))
 
 
-class ChiralityMatcher:
-    """Whether two copies of a photo are mirror images of each other, by SIFT matching with RANSAC."""
+class CopyMatcher:
+    """SIFT matches between copies of one photo and the affine map RANSAC fits to them: whether two copies are
+    mirror images of each other (a mirrored copy matches few), and how a copy maps onto another (`label_check`)."""
 
-    def __init__(self) -> None:
-        self._sift = cv2.SIFT_create(nfeatures=1500)
+    def __init__(self, features: int = 1500) -> None:
+        self._sift = cv2.SIFT_create(nfeatures=features)
         self._matcher = cv2.BFMatcher(cv2.NORM_L2)
 
     def features(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -83,18 +84,20 @@ class ChiralityMatcher:
         points = np.array([k.pt for k in keypoints], dtype=np.float32).reshape(-1, 2)
         return points, descriptors if descriptors is not None else np.zeros((0, 128), np.float32)
 
-    def inliers(self, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> int:
-        """Inliers of a RANSAC affine fit between ratio-test matches of two feature sets."""
+    def affine(self, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+               reprojection: float = 4.0) -> tuple[np.ndarray | None, int]:
+        """The 2×3 affine map from ``a``'s points to ``b``'s that RANSAC fits to their ratio-test matches, and
+        how many matches agree with it within ``reprojection`` pixels (None, 0: too few matches)."""
         if len(a[1]) < 8 or len(b[1]) < 8:
-            return 0
+            return None, 0
         pairs = self._matcher.knnMatch(a[1], b[1], k=2)
         good = [m for m, n in (p for p in pairs if len(p) == 2) if m.distance < 0.75 * n.distance]
         if len(good) < 6:
-            return 0
+            return None, 0
         src = a[0][[m.queryIdx for m in good]]
         dst = b[0][[m.trainIdx for m in good]]
-        _, mask = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=4.0)
-        return int(mask.sum()) if mask is not None else 0
+        matrix, mask = cv2.estimateAffine2D(src, dst, ransacReprojThreshold=reprojection)
+        return matrix, int(mask.sum()) if mask is not None else 0
 
 
 @dataclass(frozen=True)
@@ -110,15 +113,15 @@ class Orientation:
 
 
 def judge_group(
-    images: list[Path], labels: list[np.ndarray], judge: MirrorJudge, matcher: ChiralityMatcher
+    images: list[Path], labels: list[np.ndarray], judge: MirrorJudge, matcher: CopyMatcher
 ) -> list[Orientation]:
     """Mirrored verdicts for the copies of one source photo (see module docstring)."""
     grays = [cv2.resize(cv2.imread(str(p), cv2.IMREAD_GRAYSCALE), (MATCH_SIZE, MATCH_SIZE)) for p in images]
     reference = matcher.features(grays[0])
     signs, evidence = [], []
     for gray in grays:
-        same = matcher.inliers(reference, matcher.features(gray))
-        other = matcher.inliers(reference, matcher.features(np.ascontiguousarray(gray[:, ::-1])))
+        same = matcher.affine(reference, matcher.features(gray))[1]
+        other = matcher.affine(reference, matcher.features(np.ascontiguousarray(gray[:, ::-1])))[1]
         signs.append(1 if same >= other else -1)
         evidence.append((same, other))
     scores = [judge.scores(p, lab) for p, lab in zip(images, labels, strict=True)]
@@ -136,7 +139,7 @@ def build(source_dir: Path, out_dir: Path, riichi_model: Path) -> dict[str, int]
     groups: dict[str, list[Path]] = defaultdict(list)
     for image in sorted((source_dir / "train" / "images").iterdir()):
         groups[source_name(image)].append(image)
-    judge, matcher = MirrorJudge(riichi_model), ChiralityMatcher()
+    judge, matcher = MirrorJudge(riichi_model), CopyMatcher()
     for split in ("train", "val"):
         for kind in ("images", "labels"):
             (out_dir / kind / split).mkdir(parents=True, exist_ok=True)

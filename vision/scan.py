@@ -103,7 +103,8 @@ def scan_photo(photo: Photo, detector: Detector, situation: Situation,
 
 
 def _faint(detector: Detector) -> Detector:
-    """The detector as a scan reads with it: tiles held to `SCAN_CONF` (or its own threshold, when lower)."""
+    """The detector as a scan reads with it: tiles held to `SCAN_CONF` (or its own threshold, when lower), boxes
+    of one face merged at `SCAN_IOU` whatever the detector's own."""
     return detector.tuned(conf=min(detector.conf, SCAN_CONF), iou=SCAN_IOU)
 
 

@@ -2,7 +2,8 @@
 
 Prints mAP50, mAP50-95, precision and recall (at ``--conf``), per-class AP, the most frequent confusions,
 and for hand photos (names starting ``hand_``) the share read exactly (the multiset of faces right) and
-the per-tile accuracy, and the share whose hand `mcr scan` reads exactly (``--no-scan``: not). The held-out split is built by ``mcr train --prepare-only`` under ``data/real``.
+the per-tile accuracy, and the share whose hand ``mcr scan`` reads exactly (``--no-scan``: not). The
+held-out split is built by ``mcr train --prepare-only`` under ``data/real``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--data", type=Path, default=HELD_OUT, help="YOLO folder (default: the held-out split, data/real/images/val)")
     add_model_arguments(parser)
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence (default 0.25)")
-    parser.add_argument("--no-scan", action="store_true", help="do not read the hand photos' hands as mcr scan does")
+    parser.add_argument("--no-scan", action="store_true",
+                        help="do not read the hand photos' hands as mcr scan does")
     parser.add_argument("--json", action="store_true", help="print the report as one JSON object")
     parser.set_defaults(run=run)
 
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from scoring import Situation
     from vision.detector import load_image
     from vision.evaluation import Evaluator, read_truth, yolo_pairs
-    from vision.scan import scan
+    from vision.scan import SCAN_CONF, scan
     from vision.views import photo_reader
 
     if args.data == HELD_OUT and not HELD_OUT.is_dir():
@@ -53,8 +55,8 @@ def run(args: argparse.Namespace) -> int:
         truth = read_truth(label_path, image.shape[1], image.shape[0])
         is_hand = image_path.name.startswith("hand_")
         evaluator.add(detections, truth, is_hand=is_hand)
-        if is_hand and not args.no_scan:  # as `mcr scan` reads it: at the operating threshold, not 0.001
-            evaluator.add_scan(scan(image, detector.tuned(conf=args.conf), Situation()).hand, truth)
+        if is_hand and not args.no_scan:  # as ``mcr scan`` reads it, whatever ``--conf``: at `SCAN_CONF`
+            evaluator.add_scan(scan(image, detector.tuned(conf=SCAN_CONF), Situation()).hand, truth)
     report = evaluator.report()
     median_ms = 1000 * sorted(timings)[len(timings) // 2]
     median_cpu_ms = 1000 * sorted(cpu_times)[len(cpu_times) // 2]  # all threads: robust to a busy machine
@@ -73,7 +75,8 @@ def run(args: argparse.Namespace) -> int:
               f"{report.hand_tiles_correct}/{report.hand_tiles} ({report.hand_tiles_correct / report.hand_tiles:.1%})")
     if report.scanned_hands:
         print(f"hands read exactly by mcr scan: {report.scanned_hands_exact}/{report.scanned_hands} "
-              f"({report.scanned_hands_exact / report.scanned_hands:.1%}) of the hand photos whose labels give a valid hand")
+              f"({report.scanned_hands_exact / report.scanned_hands:.1%}) of the hand photos whose labels "
+              "give a valid hand")
     print("per-class AP50 / AP50-95:")
     print("  " + "  ".join(f"{code} {report.ap50[code]:.2f}/{report.ap50_95[code]:.2f}" for code in report.ap50))
     if report.confusions:

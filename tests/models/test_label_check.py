@@ -1,10 +1,23 @@
 """The label check on copies made here with a known affine map: labels moved with it agree, moved labels do not."""
 
+import sys
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
 
-from models.label_check import affine_maps, carried, ceiling, centre_offsets, iou_of_offset, pair_offsets, recentred
+from models.label_check import (
+    affine_maps,
+    carried,
+    ceiling,
+    centre_offsets,
+    iou_of_offset,
+    main,
+    pair_offsets,
+    recentred,
+    summary,
+)
 from vision.evaluation import Truth
 
 # a rotation by 30 degrees about (200, 150), sheared, as the source's augmentation made its copies
@@ -78,3 +91,43 @@ def test_recentring_votes_down_the_one_copy_whose_labels_slid() -> None:
     fixed = recentred(maps, copies)
     assert np.allclose(fixed[2], tiles.xyxy, atol=0.01)  # two copies of three place them where they are
     assert np.allclose(fixed[0], tiles.xyxy, atol=0.01) and np.allclose(fixed[1], copies[1].xyxy, atol=0.01)
+
+
+def copies_folder(root: Path) -> Path:
+    """A YOLO folder of two copies of one photo (the second turned and sheared by `MAP`), labels moved along."""
+    photo, tiles = textured(), np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]])
+    (root / "images").mkdir(parents=True)
+    (root / "labels").mkdir()
+    for name, image, xyxy in (("a", photo, tiles), ("b", cv2.warpAffine(photo, MAP, (400, 320)), carried(tiles, MAP))):
+        cv2.imwrite(str(root / "images" / f"photo_jpg.rf.{name}.png"), image)
+        centre, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2 / (400, 320), (xyxy[:, 2:] - xyxy[:, :2]) / (400, 320)
+        (root / "labels" / f"photo_jpg.rf.{name}.txt").write_text(
+            "".join(f"{c} {x:.6f} {y:.6f} {w:.6f} {h:.6f}\n" for c, (x, y), (w, h) in zip((3, 4), centre, size)))
+    return root
+
+
+def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    monkeypatch.setattr(sys, "argv", ["label_check", "--no-detector", *args])
+    return main()
+
+
+def test_label_check_measures_a_folder_and_writes_the_recentred_labels_in_a_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    data, out = copies_folder(tmp_path / "data"), tmp_path / "out"
+    assert run(monkeypatch, "--data", str(data), "--recentre", str(out)) == 0
+    text = capsys.readouterr().out
+    assert "2 copies of 1 photos; 2 of 2 ordered pairs" in text and "labels         4 boxes" in text
+    assert sorted(p.name for p in (out / "images").iterdir()) == ["photo_jpg.rf.a.png", "photo_jpg.rf.b.png"]
+    assert (out / "images" / "photo_jpg.rf.a.png").resolve() == (data / "images" / "photo_jpg.rf.a.png").resolve()
+    assert len((out / "labels" / "photo_jpg.rf.b.txt").read_text().splitlines()) == 2
+    for folder in (out, data):  # never over what is there: the photos themselves least of all
+        assert run(monkeypatch, "--data", str(data), "--recentre", str(folder)) == 2
+        assert "not a new or empty folder" in capsys.readouterr().err
+    photo = data / "images" / "photo_jpg.rf.a.png"
+    assert photo.is_file() and not photo.is_symlink()
+    assert run(monkeypatch, "--data", str(tmp_path / "nowhere"), "--recentre", str(tmp_path / "new")) == 2
+    assert "no such folder" in capsys.readouterr().err and not (tmp_path / "new").exists()
+
+
+def test_a_summary_without_boxes_says_so() -> None:
+    assert "no box found again" in summary("labels", np.zeros((0, 2)))
