@@ -72,8 +72,8 @@ def recentred(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> li
     diagnosis of the boxes, not a new truth (each label's own error still counts a share)."""
     votes = [[[c] for c in centres(b.xyxy)] for b in boxes]
     for (k, j), matrix in maps.items():
-        which = counterparts(boxes[j], Truth(carried(boxes[k].xyxy, matrix), boxes[k].class_id))
-        there = centres(carried(boxes[k].xyxy, matrix))
+        moved = Truth(carried(boxes[k].xyxy, matrix), boxes[k].class_id)
+        which, there = counterparts(boxes[j], moved), centres(moved.xyxy)
         for i in np.flatnonzero(which >= 0):
             votes[j][i].append(there[which[i]])
     out = []

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     pairs = yolo_pairs(args.data)
     detector = detector_from(args, conf=0.001)
     read = photo_reader(detector, args.all_sides)
+    scanner = detector.tuned(conf=SCAN_CONF)  # hand photos read again as ``mcr scan`` does, whatever ``--conf``
     evaluator = Evaluator(conf=args.conf)
     timings, cpu_times = [], []
     for image_path, label_path in pairs:
@@ -55,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
         truth = read_truth(label_path, image.shape[1], image.shape[0])
         is_hand = image_path.name.startswith("hand_")
         evaluator.add(detections, truth, is_hand=is_hand)
-        if is_hand and not args.no_scan:  # as ``mcr scan`` reads it, whatever ``--conf``: at `SCAN_CONF`
-            evaluator.add_scan(scan(image, detector.tuned(conf=SCAN_CONF), Situation()).hand, truth)
+        if is_hand and not args.no_scan:
+            evaluator.add_scan(scan(image, scanner, Situation()).hand, truth)
     report = evaluator.report()
     median_ms = 1000 * sorted(timings)[len(timings) // 2]
     median_cpu_ms = 1000 * sorted(cpu_times)[len(cpu_times) // 2]  # all threads: robust to a busy machine

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.formats.yolo import label_lines
 from models.label_check import (
     affine_maps,
     carried,
@@ -100,9 +101,8 @@ def copies_folder(root: Path) -> Path:
     (root / "labels").mkdir()
     for name, image, xyxy in (("a", photo, tiles), ("b", cv2.warpAffine(photo, MAP, (400, 320)), carried(tiles, MAP))):
         cv2.imwrite(str(root / "images" / f"photo_jpg.rf.{name}.png"), image)
-        centre, size = (xyxy[:, :2] + xyxy[:, 2:]) / 2 / (400, 320), (xyxy[:, 2:] - xyxy[:, :2]) / (400, 320)
         (root / "labels" / f"photo_jpg.rf.{name}.txt").write_text(
-            "".join(f"{c} {x:.6f} {y:.6f} {w:.6f} {h:.6f}\n" for c, (x, y), (w, h) in zip((3, 4), centre, size)))
+            label_lines(zip((3, 4), xyxy.tolist(), strict=True), 400, 320))
     return root
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
+from datasets.formats.yolo import label_lines
 from scoring import parse_hand
 from scoring.tiles import tile
 from tests.vision.test_layout import HAND, NOTATION, lay, shoot
@@ -114,10 +115,8 @@ def test_mcr_eval_reports_both_readings_of_a_hand_photo(
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
     cv2.imwrite(str(tmp_path / "images" / "hand_1.png"), np.full((3000, 4000, 3), 128, np.uint8))
-    centre, size = (tiles.xyxy[:, :2] + tiles.xyxy[:, 2:]) / 2, tiles.xyxy[:, 2:] - tiles.xyxy[:, :2]
-    rows = np.column_stack([centre / (4000, 3000), size / (4000, 3000)])
     (tmp_path / "labels" / "hand_1.txt").write_text(
-        "".join(f"{c} {' '.join(f'{v:.6f}' for v in row)}\n" for c, row in zip(tiles.class_id, rows)))
+        label_lines(zip(tiles.class_id.tolist(), tiles.xyxy.tolist(), strict=True), 4000, 3000))
     assert main(["eval", "--data", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["map50"] == pytest.approx(1.0) and report["hands_exact"] == report["hand_photos"] == 1
