@@ -7,3 +7,6 @@ from pathlib import Path
 # the trainer's imports (cv2, numpy) at every `mcr` command's start.
 SECOND_LOOK_FACES = {"flowers": "flowers and seasons", "characters": "characters 1m-9m"}
 SECOND_LOOK_RECIPES = {name: Path(__file__).resolve().parent / f"recipe-{name}.json" for name in SECOND_LOOK_FACES}
+# The real photos never trained on (YOLO folder), as `mcr train --prepare-only` builds them: what `mcr eval` and
+# the label check read by default.
+HELD_OUT = Path(__file__).resolve().parent.parent / "data" / "real" / "images" / "val"

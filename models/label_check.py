@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from datasets.formats.yolo import label_lines
+from models import HELD_OUT
 from models.real_data import CopyMatcher, source_name
 from vision.detector import Detector, load_image
 from vision.evaluation import IOU_THRESHOLDS, Truth, box_iou, read_truth, yolo_pairs
@@ -33,12 +34,13 @@ MIN_OVERLAP = 0.1  # IoU under which a carried box has no counterpart (another t
 FEATURES = 4000  # SIFT points a copy is matched by: the more, the surer the map (1,500 tell mirrored copies)
 
 
-def carried(xyxy: np.ndarray, matrix: np.ndarray) -> np.ndarray:
-    """Boxes carried by an affine map: the upright box around each mapped outline (same centre as the map's)."""
-    x1, y1, x2, y2 = np.asarray(xyxy, np.float64).reshape(-1, 4).T
+def carried(boxes: Truth, matrix: np.ndarray) -> Truth:
+    """Boxes carried by an affine map, faces kept: the upright box around each mapped outline (same centre as
+    the map's)."""
+    x1, y1, x2, y2 = np.asarray(boxes.xyxy, np.float64).reshape(-1, 4).T
     corners = np.stack([np.stack(c, axis=1) for c in ((x1, y1), (x2, y1), (x2, y2), (x1, y2))], axis=1)
     mapped = corners @ matrix[:, :2].T + matrix[:, 2]
-    return np.concatenate([mapped.min(axis=1), mapped.max(axis=1)], axis=1)
+    return Truth(np.concatenate([mapped.min(axis=1), mapped.max(axis=1)], axis=1), boxes.class_id)
 
 
 def counterparts(moved: Truth, there: Truth) -> np.ndarray:
@@ -72,7 +74,7 @@ def recentred(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> li
     diagnosis of the boxes, not a new truth (each label's own error still counts a share)."""
     votes = [[[c] for c in centres(b.xyxy)] for b in boxes]
     for (k, j), matrix in maps.items():
-        moved = Truth(carried(boxes[k].xyxy, matrix), boxes[k].class_id)
+        moved = carried(boxes[k], matrix)
         which, there = counterparts(boxes[j], moved), centres(moved.xyxy)
         for i in np.flatnonzero(which >= 0):
             votes[j][i].append(there[which[i]])
@@ -120,7 +122,7 @@ def affine_maps(images: list[np.ndarray]) -> dict[tuple[int, int], np.ndarray]:
 
 def pair_offsets(maps: dict[tuple[int, int], np.ndarray], boxes: list[Truth]) -> np.ndarray:
     """The offsets of each copy's boxes carried into the other copy of each pair (n × 2)."""
-    parts = [centre_offsets(Truth(carried(boxes[k].xyxy, m), boxes[k].class_id), boxes[j])
+    parts = [centre_offsets(carried(boxes[k], m), boxes[j])
              for (k, j), m in maps.items()]
     return np.concatenate(parts) if parts else np.zeros((0, 2))
 
@@ -180,8 +182,7 @@ def measure(data: Path, detector: Detector | None, recentre: Path | None) -> Non
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "data" / "real"
-                        / "images" / "val", help="YOLO folder of Roboflow copies (default: the held-out split)")
+    parser.add_argument("--data", type=Path, default=HELD_OUT, help="YOLO folder of Roboflow copies (default: the held-out split)")
     parser.add_argument("--no-detector", action="store_true", help="the labels only, not the shipped detector")
     parser.add_argument("--recentre", type=Path, metavar="DIR", help="also write a new YOLO folder of the photos "
                         "(linked) with their labels re-centred on the copies' median (`recentred`), for mcr eval")

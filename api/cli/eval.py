@@ -15,8 +15,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from api.cli.detector_options import add_model_arguments, detector_from
-
-HELD_OUT = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
+from models import HELD_OUT
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
+from models import HELD_OUT
 from scoring.tiles import TILES
 from vision.detector import Detector, default_model_path, load_image
 from vision.evaluation import Truth, box_iou, read_truth, yolo_pairs
 
-ROOT = Path(__file__).resolve().parents[2]
 CHIRAL = np.array([t.kind == "m" or t.kind in ("wind", "flower", "season") or t.code == "F" for t in TILES])
 
 
@@ -35,7 +35,7 @@ def agreement(detector: Detector, image: np.ndarray, truth: Truth) -> list[float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", type=Path, default=ROOT / "data" / "real" / "images" / "val")
+    parser.add_argument("--data", type=Path, default=HELD_OUT)
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     args = parser.parse_args()
     detector = Detector(args.model or default_model_path())

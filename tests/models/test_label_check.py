@@ -42,7 +42,7 @@ def test_two_copies_of_a_photo_are_joined_by_their_affine_map_and_their_labels_a
     assert set(maps) == {(0, 1), (1, 0)}
     assert np.allclose(maps[0, 1], MAP, atol=0.02 * np.abs(MAP).max())
     tiles = Truth(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
-    moved = Truth(carried(tiles.xyxy, MAP), tiles.class_id)  # labels moved as the copy was
+    moved = carried(tiles, MAP)  # labels moved as the copy was
     offsets = pair_offsets(maps, [tiles, moved])
     assert offsets.shape == (4, 2) and offsets.max() < 0.03
     shifted = Truth(moved.xyxy + np.array([0.1, 0.0, 0.1, 0.0]) * (moved.xyxy[:, [2]] - moved.xyxy[:, [0]]),
@@ -57,9 +57,10 @@ def test_unrelated_photos_are_not_joined() -> None:
 def test_a_carried_box_keeps_its_centre_and_grows_around_a_rotated_outline() -> None:
     box = np.array([[0.0, 0.0, 20.0, 40.0]])
     turn = np.array([[0.0, -1.0, 100.0], [1.0, 0.0, 0.0]])  # a quarter turn: the same box, turned
-    assert np.allclose(carried(box, turn), [[60.0, 0.0, 100.0, 20.0]])
+    assert np.allclose(carried(Truth(box, np.array([5])), turn).xyxy, [[60.0, 0.0, 100.0, 20.0]])
+    assert carried(Truth(box, np.array([5])), turn).class_id.tolist() == [5]  # the face goes along
     tilt = cv2.getRotationMatrix2D((10.0, 20.0), 30.0, 1.0)
-    tilted = carried(box, tilt)[0]
+    tilted = carried(Truth(box, np.array([5])), tilt).xyxy[0]
     assert np.allclose((tilted[:2] + tilted[2:]) / 2, (10.0, 20.0))
     assert tilted[2] - tilted[0] > 20.0 and tilted[3] - tilted[1] > 40.0
 
@@ -88,7 +89,7 @@ def test_recentring_votes_down_the_one_copy_whose_labels_slid() -> None:
     maps = {(0, 1): MAP, (1, 0): inverse, (0, 2): identity, (2, 0): identity, (1, 2): inverse, (2, 1): MAP}
     tiles = Truth(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
     slid = Truth(tiles.xyxy + [6.0, 0.0, 6.0, 0.0], tiles.class_id)  # copy 2: the photo as is, labels slid right
-    copies = [tiles, Truth(carried(tiles.xyxy, MAP), tiles.class_id), slid]
+    copies = [tiles, carried(tiles, MAP), slid]
     fixed = recentred(maps, copies)
     assert np.allclose(fixed[2], tiles.xyxy, atol=0.01)  # two copies of three place them where they are
     assert np.allclose(fixed[0], tiles.xyxy, atol=0.01) and np.allclose(fixed[1], copies[1].xyxy, atol=0.01)
@@ -96,13 +97,13 @@ def test_recentring_votes_down_the_one_copy_whose_labels_slid() -> None:
 
 def copies_folder(root: Path) -> Path:
     """A YOLO folder of two copies of one photo (the second turned and sheared by `MAP`), labels moved along."""
-    photo, tiles = textured(), np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]])
+    photo, tiles = textured(), Truth(np.array([[150.0, 120.0, 190.0, 175.0], [200.0, 120.0, 240.0, 175.0]]), np.array([3, 4]))
     (root / "images").mkdir(parents=True)
     (root / "labels").mkdir()
-    for name, image, xyxy in (("a", photo, tiles), ("b", cv2.warpAffine(photo, MAP, (400, 320)), carried(tiles, MAP))):
+    for name, image, boxes in (("a", photo, tiles), ("b", cv2.warpAffine(photo, MAP, (400, 320)), carried(tiles, MAP))):
         cv2.imwrite(str(root / "images" / f"photo_jpg.rf.{name}.png"), image)
         (root / "labels" / f"photo_jpg.rf.{name}.txt").write_text(
-            label_lines(zip((3, 4), xyxy.tolist(), strict=True), 400, 320))
+            label_lines(zip(boxes.class_id.tolist(), boxes.xyxy.tolist(), strict=True), 400, 320))
     return root
 
 

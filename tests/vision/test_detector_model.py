@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
+from models import HELD_OUT
 from scoring.tiles import CLASS_NAMES
 from vision.detector import NMS_IOU, Detector, FaceMemory, default_model_path, in_tile_order, load_image
 from vision.evaluation import box_iou
@@ -186,7 +187,7 @@ def test_each_second_look_reads_its_held_out_faces_better_than_the_face_reader(n
 
     if not default_face_model_path(SECOND_LOOKS[name]).is_file():
         pytest.skip(f"no shipped {name} reader")
-    held_out = Path(__file__).resolve().parents[2] / "data" / "real" / "images" / "val"
+    held_out = HELD_OUT
     if not held_out.is_dir():
         pytest.skip(f"{held_out} not built: uv run mcr train --prepare-only")
     detector = Detector(default_model_path())

@@ -17,13 +17,12 @@ from tests.vision.test_scan_real import points
 from vision.detector import Detector, default_model_path
 from vision.scan import scan
 
-HELD_OUT = ("gnome-smooth", "font-lxgw")
 SEED = 11
 
 
 def measure(detector: Detector, n: int, size: int = 1600) -> Counter[str]:
     """Exact hands over ``n`` rendered hand scenes (those with every tile's face visible)."""
-    renderer = Renderer(HELD_OUT, ("hand",), size=size)
+    renderer = Renderer(faces.HELD_OUT, ("hand",), size=size)
     tally: Counter[str] = Counter()
     for index in range(n):
         scene = renderer.scene(SEED, index)
@@ -46,7 +45,7 @@ def measure(detector: Detector, n: int, size: int = 1600) -> Counter[str]:
 def test_rendered_hands_in_held_out_styles_give_a_hand_or_a_doubt() -> None:
     """Every photo gives a result (a hand, or doubts saying why not); the exact-hand figure is the
     detector's, printed by ``main``."""
-    if not set(HELD_OUT) <= {s.name for s in faces.installed()}:
+    if not set(faces.HELD_OUT) <= {s.name for s in faces.installed()}:
         pytest.skip("the held-out tile styles are not installed (see .ci/run)")
     try:
         detector = Detector(default_model_path())
