@@ -9,7 +9,7 @@ carried folders, 64 MiB in all, most of it the repository (its models). So:
   (the held-out ones are not in ``data/real/images/train``), as WebP (a third smaller than JPEG at a like
   quality: 27 KB a 640-px photo at 75), re-encoded to fit what the working tree leaves (`carry_budget`);
 - ``python -m models.device run --out $OUT`` (there) unpacks them, renders the recipe's synthetic scenes on
-  the machine's cores, trains the recipe (``models/recipe-gpu.json``: stage 5 continued at 640 px) on the
+  the machine's cores, trains the recipe (``models/recipe-gpu.json``: the shipped detector continued at 640 px) on the
   GPU and leaves the compact checkpoint ``last.pt``, ``results.csv`` and ``args.yaml`` in ``--out``;
 - back here, ``python -m models.export <files_at>/last.pt --recipe models/recipe-gpu.json`` and
   ``mcr eval`` as for any stage (model card, "Training on a lent GPU").

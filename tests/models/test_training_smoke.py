@@ -15,7 +15,15 @@ import pytest
 pytest.importorskip("ultralytics", reason="training smoke test needs the train extra (torch, ultralytics)")
 
 from models.export import export, set_metadata, split_head  # noqa: E402
-from models.train import ColourCast, cast_callback, offline_ultralytics, train  # noqa: E402
+from models.train import (  # noqa: E402
+    Blur,
+    ColourCast,
+    offline_ultralytics,
+    photo_transforms,
+    streak,
+    train,
+    transforms_callback,
+)
 from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.detector import Detector  # noqa: E402
@@ -230,9 +238,10 @@ def test_the_readers_colour_jitter_relights_each_crop() -> None:
     assert (cast - 1).abs().max() <= 0.25 + 1e-6
 
 
-def test_the_detectors_casts_stay_in_its_training_transforms() -> None:
-    """`cast_callback` puts a `ColourCast` before the transform that makes tensors, keeps it when the set
-    rebuilds its transforms (mosaic closing), and restarts the loader's workers; a cast turns white off white."""
+def test_the_detectors_own_transforms_stay_in_its_training_transforms() -> None:
+    """`transforms_callback` puts the recipe's transforms (`photo_transforms`: a `ColourCast`, then a `Blur`)
+    before the transform that makes tensors, keeps them when the set rebuilds its transforms (mosaic closing),
+    and restarts the loader's workers; a cast turns white off white."""
     from types import SimpleNamespace
 
     from ultralytics.data.augment import Compose
@@ -249,12 +258,30 @@ def test_the_detectors_casts_stay_in_its_training_transforms() -> None:
 
     resets = []
     loader = SimpleNamespace(dataset=Set(), reset=lambda: resets.append(1))
-    cast_callback({"white_balance": 0.25, "p": 1.0})(SimpleNamespace(train_loader=loader))
+    ours = photo_transforms({"casts": {"white_balance": 0.25, "p": 1.0}, "blur": {"sigma": 2.0, "shake": 9, "p": 1.0}})
+    transforms_callback(ours)(SimpleNamespace(train_loader=loader))
     for transforms in (loader.dataset.transforms, loader.dataset.build_transforms(None)):
-        assert isinstance(transforms.transforms[-2], ColourCast) and transforms.transforms[-1] is to_tensor
+        assert isinstance(transforms.transforms[-3], ColourCast) and isinstance(transforms.transforms[-2], Blur)
+        assert transforms.transforms[-1] is to_tensor and len(transforms.transforms) == 4
     assert resets == [1]
+    assert photo_transforms({}) == []
     np.random.seed(0)
     white = np.full((8, 8, 3), 200, np.uint8)
     cast = ColourCast(0.25, 1.0)({"img": white})["img"]
     assert cast.dtype == np.uint8 and np.ptp(cast.reshape(-1, 3).mean(axis=0)) > 5
     assert ColourCast(0.25, 0.0)({"img": white})["img"] is white
+
+
+def test_blur_spreads_a_sharp_dot_and_keeps_the_photo_otherwise() -> None:
+    """`Blur` spreads a one-pixel dot over its neighbours (out of focus or shaken, either way), keeps the
+    image's size and type, leaves it alone at p 0; a shake's kernel is a line that sums to 1."""
+    dot = np.zeros((31, 31, 3), np.uint8)
+    dot[15, 15] = 255
+    np.random.seed(1)
+    for _ in range(8):
+        out = Blur(2.0, 9, 1.0)({"img": dot.copy()})["img"]
+        assert out.shape == dot.shape and out.dtype == np.uint8
+        assert out.max() < 255 and np.count_nonzero(out[..., 0]) >= 3
+    assert Blur(2.0, 9, 0.0)({"img": dot})["img"] is dot
+    kernel = streak(7, 90.0)
+    assert abs(kernel.sum() - 1) < 1e-5 and np.count_nonzero(kernel[:, 3]) >= 5 and kernel[3, 0] < 1e-3

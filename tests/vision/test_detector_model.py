@@ -59,7 +59,7 @@ def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector:
     counting.read(photo, aside, turn=1, memory=memory)  # boxes overlapping none read before: all read
     assert reader.crops == 2 * read and len(memory.xyxy) == 2 * read
     fresh = counting.read(photo, located, turn=2)  # without a memory, every crop is read
-    assert reader.crops == 3 * read and len(fresh) == len(first)
+    assert reader.crops == 3 * read and abs(len(fresh) - len(first)) <= 1  # a faint face may cross conf
 
 
 def test_boxes_of_one_face_overlap_no_more_than_the_iou_asked(detector: Detector) -> None:
@@ -91,7 +91,8 @@ def test_non_square_photo_maps_back_to_its_pixels(detector: Detector) -> None:
     assert (found.xyxy[:, [0, 2]] <= 1280).all() and (found.xyxy[:, [1, 3]] <= 480).all()
     assert found.xyxy[:, 2].max() > 640  # boxes spread over the whole width, not the model's input
     larger = detector.locate(wide, side=2 * detector.size)  # a zoomed pass: the same tiles, same pixels
-    assert abs(len(larger.tiles(detector.iou)) - len(detector.locate(wide).tiles(detector.iou))) <= 3
+    found_again = box_iou(detector.locate(wide).tiles(detector.iou), larger.tiles(detector.iou)).max(axis=1)
+    assert (found_again > 0.5).mean() >= 0.8  # (it finds more, small ones: stage 8 25 boxes against 17)
     assert (larger.xyxy[:, [0, 2]] <= 1280).all() and larger.xyxy[:, 2].max() > 640
 
 
@@ -228,3 +229,25 @@ def test_four_views_read_held_out_faces_better_than_one(detector: Detector) -> N
             faces = in_tile_order(detector.faces(image, truth.xyxy, views), detector.faces.tile_index)
             right[views] += int((faces.argmax(axis=1) == truth.class_id).sum())
     assert right[4] > right[1], right  # measured: 1,354 vs 1,332 of 1,390 (90 photos)
+
+
+def test_the_detector_finds_the_tiles_of_an_out_of_focus_photo(detector: Detector) -> None:
+    """The held-out `hand_` photos blurred (sigma 1 px at their 640 px: a photo out of focus) read as `mcr detect`
+    reads them: their labelled tiles are still found (a box over IoU 0.5, at conf 0.25) nearly as often as in the
+    sharp photos. Every real training photo is sharp; stage 5, trained without `models.train.Blur`, found
+    88.3 % of these 1,390 tiles as shot and 71.7 % blurred; stage 8, with it, 90.2 % and 85.2 % (session 24)."""
+    from models.real_data import class_map
+    from tests.vision.test_scan_real import held_out_hands, labelled
+
+    held_out_hand_photo()  # skips without ../shared
+    mapping = class_map(REAL.parent / "classes.tsv")
+    found = {"sharp": 0, "soft": 0}
+    total = 0
+    for photo in held_out_hands():
+        image = cv2.imread(str(photo))
+        truth = labelled(photo, image.shape[1], image.shape[0], mapping)
+        total += len(truth)
+        for name, seen in (("sharp", image), ("soft", cv2.GaussianBlur(image, (0, 0), 1.0))):
+            boxes = detector(seen).xyxy
+            found[name] += int((box_iou(truth.xyxy, boxes).max(axis=1) > 0.5).sum()) if len(boxes) else 0
+    assert found["soft"] >= 0.8 * total and found["soft"] >= found["sharp"] - 0.08 * total, (found, total)

@@ -4,11 +4,11 @@ from ``../shared`` at test time and skipped without it or without the shipped mo
 The photos are labelled with tiles only, not hands, so the truth of a photo is the hand our layout
 reader gives on its labelled boxes; a photo counts as read exactly when `scan` on the pixels gives that
 same hand. Photos whose labels give no valid hand (a tile hidden, two rows of standing tiles) are counted
-apart. The figure: ``uv run python -m tests.vision.test_scan_real [--light warm]``.
+apart. The figure: ``uv run python -m tests.vision.test_scan_real [--condition warm]``.
 
-``--light`` reads the same photos relit as in another room (`LIGHTS`: a tungsten or shade cast, dim or
-washed-out light, no colour): the photos are one dataset's few rooms, and a tile set photographed under
-other light is what users bring.
+``--condition`` (or ``--light``) reads the same photos relit as in another room (`CONDITIONS`: a tungsten or
+shade cast, dim or washed-out light, no colour) or as a hurried phone takes them (out of focus, shaken): the
+photos are one dataset's few rooms, all sharp, and a tile set photographed otherwise is what users bring.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from models.real_data import class_map, read_labels, source_name
+from models.train import streak
 from scoring import Hand, Situation, score
 from vision.detections import TileDetections
 from vision.detector import Detector, default_model_path, load_image
@@ -33,13 +34,15 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 HOLDOUT = ROOT / "models" / "holdout.txt"
 TARGET = 0.9
-LIGHTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "as-shot": lambda image: image,
     "warm": lambda image: _gain(image, (0.7, 0.95, 1.15)),  # BGR gains: tungsten
     "cool": lambda image: _gain(image, (1.15, 1.0, 0.8)),  # shade, a daylight lamp
     "dim": lambda image: _curve(image, 1.8, 0.8),
     "washed": lambda image: _curve(image, 0.6, 1.0),
     "gray": lambda image: cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR),
+    "soft": lambda image: cv2.GaussianBlur(image, (0, 0), 1.0),  # out of focus: sigma 1 px at the photos' 640
+    "shaken": lambda image: cv2.filter2D(image, -1, streak(5, 0.0)),  # a 5-px streak along the photo's width
 }
 LIGHT_FLOOR = 0.94  # faces read under a warm cast: 0.948 (session 13; 0.936 with readers that had not seen a cast)
 TILE_FLOOR = 0.95  # share of labelled tile faces the scan reads: 0.967 with the shipped models (session 15)
@@ -65,7 +68,7 @@ def _curve(image: np.ndarray, gamma: float, level: float) -> np.ndarray:
     return np.clip((image / 255.0) ** gamma * 255 * level, 0, 255).astype(np.uint8)
 
 
-def measure(detector: Detector, light: str = "as-shot") -> Counter[str]:
+def measure(detector: Detector, condition: str = "as-shot") -> Counter[str]:
     mapping = class_map(REAL / "classes.tsv")
     tally: Counter[str] = Counter()
     for path in held_out_hands():
@@ -73,7 +76,7 @@ def measure(detector: Detector, light: str = "as-shot") -> Counter[str]:
         boxes = labelled(path, image.shape[1], image.shape[0], mapping)
         truth = read_hand(boxes).hand
         tally["photos"] += 1
-        result = scan(LIGHTS[light](image), detector, Situation())
+        result = scan(CONDITIONS[condition](image), detector, Situation())
         assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
         faces, read = Counter(t.code for t in boxes.tiles), Counter(t.code for t in result.detections.tiles)
         tally["tiles"] += sum(faces.values())
@@ -109,7 +112,7 @@ def test_held_out_real_hands_are_read_exactly(detector: Detector) -> None:
     assert tally["readable"] >= 50
     # A floor under the hands' figure: a model that reads fewer faces fails here with the cause named.
     assert tally["tiles_read"] / tally["tiles"] >= TILE_FLOOR
-    share = tally["exact"] / tally["readable"]  # 74 of 80 (session 15); 16 hands x 5 copies: +-3 is noise
+    share = tally["exact"] / tally["readable"]  # 72 of 80 (stage 8, session 24; 74 with stage 5); 16 hands x 5 copies: +-3 is noise
     assert share >= TARGET, f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos"
 
 
@@ -121,10 +124,12 @@ def test_a_warm_cast_reads_nearly_as_many_faces(detector: Detector) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--light", choices=LIGHTS, default="as-shot", help="relight the photos (default as shot)")
-    light = parser.parse_args().light
-    t = measure(Detector(default_model_path()), light)
-    print(f"{light}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
+    parser.add_argument("--condition", "--light", choices=CONDITIONS, default="as-shot",
+                        help="relight or blur the photos (default as shot)")
+    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
+    args = parser.parse_args()
+    t = measure(Detector(args.model or default_model_path()), args.condition)
+    print(f"{args.condition}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "
           f"{t['tiles_read']} of {t['tiles']} labelled tile faces read ({t['tiles_read'] / max(t['tiles'], 1):.1%})")
