@@ -42,6 +42,9 @@ NMS_IOU = 0.5  # IoU over which two boxes of one face are one tile. At 0.6 (sess
 # twice: held-out hand photos read exactly (the faces' multiset) 34 -> 47 of 90 at 0.5, mAP50-95 0.386 -> 0.380
 SAME_READ = 0.7  # IoU over which a box shows the reader the crop of a box read before (`FaceMemory`); held-out
 # real hands exact at 0.5 / 0.7 / 0.85: 73 / 74 / 74 of 80, unseen styles 66 / 67 / 66 of 96 (never: 74, 67)
+SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): stage 8
+# drew a row of faint boxes below a rendered hand, in the input's padding; clipped to the photo's edge they had no
+# height, and a scan divided by their size (session 24)
 
 
 def default_model_path() -> Path:
@@ -108,6 +111,14 @@ class Letterbox:
         """Boxes in input pixels back to original pixels, clipped to the image."""
         shift = np.array([self.left, self.top, self.left, self.top], np.float32)
         return np.clip((xyxy - shift) / self.scale, 0, [width, height, width, height]).astype(np.float32)
+
+    def shown(self, xyxy: np.ndarray, original: np.ndarray) -> np.ndarray:
+        """Which boxes (input pixels, and as `to_original` maps them) have at least `SHOWN` of their area in the
+        image: a tile cut by the photo's edge does, a box the model drew in the padding, clipped to a line along
+        the edge, does not."""
+        whole = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1]) / self.scale**2
+        inside = (original[:, 2] - original[:, 0]) * (original[:, 3] - original[:, 1])
+        return (inside > 0) & (inside >= SHOWN * whole)
 
 
 def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:
@@ -409,7 +420,9 @@ class Detector:
         box = Letterbox.fit(height, width, side or self.size, self.stride)
         output = self._model.run(to_blob(box.apply(image)[None]))[0]
         xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det, self.bins, (box.height, box.width))
-        return Located(box.to_original(xyxy, height, width), in_tile_order(class_scores, self._model.tile_index))
+        original = box.to_original(xyxy, height, width)
+        shown = box.shown(xyxy, original)
+        return Located(original[shown], in_tile_order(class_scores[shown], self._model.tile_index))
 
     def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
              ) -> TileDetections:

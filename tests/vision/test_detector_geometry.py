@@ -225,3 +225,17 @@ def test_nms_in_blocks_keeps_what_one_box_at_a_time_keeps() -> None:
             kept.append(int(i))
     dropped_late = set(range(len(xyxy))) - set(kept) - set(np.argsort(-scores, kind="stable")[:NMS_BLOCK].tolist())
     assert nms(xyxy, scores, 0.5).tolist() == kept and len(dropped_late) > 50  # kept boxes drop later blocks' too
+
+
+def test_a_box_drawn_in_the_padding_is_no_candidate() -> None:
+    """`Letterbox.shown`: a box wholly in the padding below a wide photo maps to a line along its edge (no
+    area) and is dropped; one cut by the photo's edge with half of it inside is kept; one inside is kept."""
+    height, width = 300, 800
+    box = Letterbox.fit(height, width, 640, 32)  # 640 x 240 of photo, padded to 640 x 256
+    inside = np.float32([[100, 100, 140, 150]])
+    cut = np.float32([[200, box.top + 240 - 20, 240, box.top + 240 + 20]])  # half above the photo's bottom edge
+    padding = np.float32([[300, box.top + 241, 340, box.top + 255]])
+    xyxy = np.concatenate([inside, cut, padding])
+    original = box.to_original(xyxy, height, width)
+    assert original[2, 3] - original[2, 1] == 0  # clipped to a line
+    assert box.shown(xyxy, original).tolist() == [True, True, False]
