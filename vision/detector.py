@@ -24,7 +24,7 @@ import numpy as np
 import models
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.evaluation import box_iou
+from vision.evaluation import box_area, box_iou
 from vision.faces import FaceReader, checked_views, reader_paths
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
@@ -116,9 +116,8 @@ class Letterbox:
         """Which boxes (input pixels, and as `to_original` maps them) have at least `SHOWN` of their area in the
         image: a tile cut by the photo's edge does, a box the model drew in the padding, clipped to a line along
         the edge, does not."""
-        whole = (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1]) / self.scale**2
-        inside = (original[:, 2] - original[:, 0]) * (original[:, 3] - original[:, 1])
-        return (inside > 0) & (inside >= SHOWN * whole)
+        inside = box_area(original)
+        return (inside > 0) & (inside >= SHOWN * box_area(xyxy) / self.scale**2)
 
 
 def nms(xyxy: np.ndarray, scores: np.ndarray, iou_threshold: float) -> np.ndarray:

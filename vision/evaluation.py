@@ -65,15 +65,18 @@ def labelled_hand(truth: Truth) -> Hand | None:
     return read_hand(TileDetections(truth.xyxy, np.ones(len(truth.class_id)), truth.class_id)).hand
 
 
+def box_area(xyxy: np.ndarray) -> np.ndarray:
+    """The area of each xyxy box (n × 4)."""
+    return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IoU matrix (len(a) × len(b)) of xyxy boxes. Widths and heights as separate matrices: a product over an
     axis of two made NMS's overlaps 2-3x slower (a scan's NMS spent 6 ms a photo here)."""
     width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
     height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
     inter = np.maximum(width, 0) * np.maximum(height, 0)
-    area_a = (a[:, 2] - a[:, 0]) * (a[:, 3] - a[:, 1])
-    area_b = (b[:, 2] - b[:, 0]) * (b[:, 3] - b[:, 1])
-    return inter / (area_a[:, None] + area_b[None, :] - inter + 1e-9)
+    return inter / (box_area(a)[:, None] + box_area(b)[None, :] - inter + 1e-9)
 
 
 def match(pred: TileDetections, truth: Truth, same_class: bool = True) -> np.ndarray:

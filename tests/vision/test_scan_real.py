@@ -112,7 +112,8 @@ def test_held_out_real_hands_are_read_exactly(detector: Detector) -> None:
     assert tally["readable"] >= 50
     # A floor under the hands' figure: a model that reads fewer faces fails here with the cause named.
     assert tally["tiles_read"] / tally["tiles"] >= TILE_FLOOR
-    share = tally["exact"] / tally["readable"]  # 72 of 80 (stage 8, session 24; 74 with stage 5); 16 hands x 5 copies: +-3 is noise
+    # 72 of 80 (stage 8, session 24; 74 with stage 5); 16 hands x 5 copies: +-3 is noise
+    share = tally["exact"] / tally["readable"]
     assert share >= TARGET, f"exact hand on {share:.1%} of {tally['readable']} held-out real hand photos"
 
 
@@ -128,7 +129,7 @@ if __name__ == "__main__":
                         help="relight or blur the photos (default as shot)")
     parser.add_argument("--model", help="ONNX model (default: the shipped one)")
     args = parser.parse_args()
-    t = measure(Detector(args.model or default_model_path()), args.condition)
+    t = measure(Detector(args.model), args.condition)
     print(f"{args.condition}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "
