@@ -4,8 +4,9 @@ Run in an environment with the ``train`` extra, from the repository root: ``pyth
 (what ``mcr train --faces`` runs). Every labelled tile of the recipe's YOLO folders (the real training
 photos built by ``mcr train --prepare-only``, synthetic scenes from ``mcr synth``) is cut once as a patch
 with room around its crop; each epoch then jitters the box, turns the crop (any multiple of 90° plus a
-few degrees), blurs it to the size of a small tile, relights it (a colour cast, a gamma, sometimes no colour:
-`colour_jitter`) and adds noise, so the reader learns faces, not one photo's framing or one room's light.
+few degrees), sometimes blurs it as a photo out of focus or shaken, blurs it to the size of a small tile,
+relights it (a colour cast, a gamma, sometimes no colour: `colour_jitter`) and adds noise, so the reader learns
+faces, not one photo's framing, focus or light.
 Validation: the tiles of the held-out real photos, uncropped by any jitter. A recipe with ``init`` (a
 reader's compact weights file) continues that reader rather than starting from scratch.
 ``data/faces/<name>/last.pt`` holds the state after each epoch; ``--export`` writes
@@ -32,6 +33,7 @@ import cv2
 import numpy as np
 
 from models.export import set_metadata
+from models.train import blurred
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs
 from vision.faces import crop_window, square_crop
@@ -96,7 +98,9 @@ def load_patches(folders: list[str], size: int, classes: list[str], cache: Path)
 
 
 def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[str, float]) -> np.ndarray:
-    """One training view of a patch: jittered box, turned, blurred to a random tile size."""
+    """One training view of a patch: jittered box, turned, with the recipe's ``photo_blur_p`` out of focus (a
+    Gaussian up to ``defocus`` pixels of the view) or shaken (a streak up to ``shake`` pixels), then blurred to a
+    random tile size. Older recipes have no ``photo_blur_p``: their views are drawn as they were."""
     centre = patch.shape[0] / 2
     scale = size / (patch.shape[0] / CONTEXT) / rng.uniform(1 - aug["scale"], 1 + aug["scale"])
     angle = 90.0 * rng.integers(4) + rng.uniform(-aug["degrees"], aug["degrees"])
@@ -104,6 +108,8 @@ def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[st
     matrix = cv2.getRotationMatrix2D((centre + shift[0], centre + shift[1]), angle, scale)
     matrix[:, 2] += size / 2 - np.array([centre + shift[0], centre + shift[1]])
     view = cv2.warpAffine(patch, matrix, (size, size), flags=cv2.INTER_LINEAR, borderValue=(PAD_VALUE,) * 3)
+    if aug.get("photo_blur_p") and rng.random() < aug["photo_blur_p"]:  # a photo out of focus or shaken
+        view = blurred(view, rng, aug["defocus"], aug["shake"])
     if rng.random() < aug["blur_p"]:  # a tile seen at few pixels
         small = int(rng.integers(aug["blur_min"], size))
         view = cv2.resize(cv2.resize(view, (small, small), interpolation=cv2.INTER_AREA), (size, size))

@@ -142,17 +142,23 @@ class Blur:
         self.sigma, self.shake, self.p = sigma, shake, p
 
     def __call__(self, labels: dict[str, Any]) -> dict[str, Any]:
-        import cv2
         import numpy as np
 
-        if np.random.random() < self.p:
-            image = labels["img"]
-            if np.random.random() < 0.5:
-                labels["img"] = cv2.GaussianBlur(image, (0, 0), np.random.uniform(0.3, self.sigma))
-            else:
-                labels["img"] = cv2.filter2D(image, -1, streak(int(np.random.randint(3, self.shake + 1)),
-                                                               np.random.uniform(0, 180)))
+        if np.random.random() < self.p:  # a generator drawn from numpy's state, which Ultralytics seeds
+            rng = np.random.default_rng(np.random.randint(2**31))
+            labels["img"] = blurred(labels["img"], rng, self.sigma, self.shake)
         return labels
+
+
+def blurred(image: Any, rng: Any, sigma: float, shake: int) -> Any:
+    """``image`` out of focus or shaken, half the time each: a Gaussian of sigma 0.3 to ``sigma`` pixels, or a
+    streak (`streak`) 3 to ``shake`` pixels long at any angle; ``rng`` a numpy Generator. The detector's
+    `Blur` and the readers' `models.faces.augment` share it."""
+    import cv2
+
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(image, (0, 0), rng.uniform(0.3, sigma))
+    return cv2.filter2D(image, -1, streak(int(rng.integers(3, shake + 1)), rng.uniform(0, 180)))
 
 
 def streak(length: int, degrees: float) -> Any:
