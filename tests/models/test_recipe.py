@@ -124,3 +124,16 @@ def test_mcr_train_trains_one_reader_at_a_time(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["train", "--flowers", "--characters"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_the_shipped_face_reader_is_the_recipes_and_continues_committed_weights() -> None:
+    """`models/recipe-faces.json` records the reader shipped as `models/mcr-faces.onnx`: `mcr train --faces`
+    reproduces it from a clean checkout (its ``init`` committed) plus ../shared and the recorded `mcr synth` runs."""
+    from models import faces
+    from vision.faces import FaceReader, default_face_model_path
+
+    plan = json.loads(faces.RECIPE.read_text())
+    assert (ROOT / plan["init"]).is_file()
+    shipped = FaceReader(default_face_model_path())
+    assert shipped.version == plan["version"] and list(shipped.classes) == faces.reader_classes(plan)
+    assert shipped.size == plan["size"]
