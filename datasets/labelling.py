@@ -91,12 +91,14 @@ class ImageRecord:
 
 @dataclass(frozen=True)
 class Outcome:
-    """What happened to one image in phase 1: exactly one of ``record`` and ``failure`` is set."""
+    """What happened to one image in phase 1: exactly one of ``record``, ``failure`` and ``broken`` (the
+    reason the worker's detector did not load, which stops the batch) is set."""
 
     path: str
     reused: bool
     record: ImageRecord | None = None
     failure: Failure | None = None
+    broken: str | None = None
 
 
 def discover(in_dir: Path, exclude: Path | None = None) -> tuple[list[str], int]:
@@ -142,9 +144,9 @@ def _start_worker(factory: DetectorFactory) -> None:
 
 def label_image(job: Job, image: str) -> Outcome:
     """Phase 1 for one photo; any error with the photo becomes a reported failure so the batch goes on
-    (a detector that did not load stops the batch with its reason)."""
+    (a detector that did not load stops the batch with its reason: `run_phase_one`)."""
     if _detector is None:
-        raise ValueError(_detector_error)
+        return Outcome(image, reused=False, broken=_detector_error)
     try:
         # a large JPEG decoded as small as still fills the model's input: what it would see of the whole photo
         photo = decode_photo((job.in_dir / image).read_bytes(), getattr(_detector, "size", None))
@@ -185,13 +187,30 @@ def run_phase_one(job: Job, images: list[str], factory: DetectorFactory) -> Iter
             todo.append(image)
         else:
             yield Outcome(image, reused=True, record=record)
-    work = functools.partial(label_image, job)
-    if job.workers == 1 or len(todo) <= 1:
+    broken = None
+    for outcome in _labelled(functools.partial(label_image, job), todo, job.workers, factory):
+        if outcome.broken is None:
+            yield outcome
+        else:
+            broken = outcome.broken
+    if broken is not None:
+        raise ValueError(broken)
+
+
+def _labelled(work: Callable[[str], Outcome], todo: list[str], workers: int,
+              factory: DetectorFactory) -> Iterator[Outcome]:
+    """``work`` done on each image, in this process or in ``workers`` processes, every image's outcome
+    returned. A worker whose detector did not load answers at once (`label_image`), so the pool is always
+    drained and closed, never terminated with tasks in flight: that could hang for ever (CPython's
+    ``Pool.terminate`` with its task thread blocked on the queue, seen once in CI, session 25)."""
+    if workers == 1 or len(todo) <= 1:
         _start_worker(factory)
         yield from map(work, todo)
         return
-    with multiprocessing.Pool(min(job.workers, len(todo)), _start_worker, (factory,)) as pool:
+    with multiprocessing.Pool(min(workers, len(todo)), _start_worker, (factory,)) as pool:
         yield from pool.imap_unordered(work, todo)
+        pool.close()
+        pool.join()
 
 
 def yolo_label_path(out_dir: Path, image: str) -> Path:
