@@ -36,4 +36,3 @@ def test_a_recipe_with_photo_blur_softens_the_views() -> None:
     before, after = views(sharp), views(soft)
     assert all(v.shape == (48, 48, 3) and v.dtype == np.uint8 for v in after)
     assert np.median([sharpness(v) for v in after]) < 0.5 * np.median([sharpness(v) for v in before])
-
