@@ -19,13 +19,12 @@ the flowers and seasons, the characters, at 96 px).
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import math
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,15 +32,14 @@ import cv2
 import numpy as np
 
 from models.export import set_metadata
+from models.runs import ROOT, Run, command_line, missing_data
 from models.train import blurred
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs
 from vision.faces import crop_window, square_crop
 from vision.onnxmodel import PAD_VALUE, to_blob
 
-ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe-faces.json"
-MODELS = ROOT / "models"
 CONTEXT = 1.5  # a stored patch covers this many crop sides, room for jitter and turns
 CALIBRATION_CROPS = 480  # crops of the reader's faces on which its int8 activation ranges are measured
 
@@ -187,10 +185,7 @@ def accuracy(model: Any, patches: np.ndarray, labels: np.ndarray, size: int) -> 
 
 def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     """Train (or resume) the reader; returns the checkpoint path. Stops at the recipe's epochs or hours."""
-    missing = [f for f in recipe["data"]["train"] + recipe["data"]["val"] if not (ROOT / f).is_dir()]
-    if missing:
-        how = recipe["data"].get("note", "see the recipe")
-        raise SystemExit(f"missing data folder(s) {', '.join(missing)}: build them first ({how})")
+    missing_data(recipe)
     import torch
 
     torch.set_num_threads(recipe["torch_threads"])
@@ -207,21 +202,12 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     if recipe.get("init"):  # a stage that continues a reader (its compact fp16 weights), not from scratch
         init = {k: v.float() for k, v in torch.load(ROOT / recipe["init"]).items()}
         model.load_state_dict(head_for(init, classes, model.state_dict()))
-    epochs, steps = recipe["epochs"], math.ceil(len(train_y) / recipe["batch"])
-    optimizer = torch.optim.AdamW(model.parameters(), lr=recipe["lr"], weight_decay=recipe["weight_decay"])
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, recipe["lr"], total_steps=epochs * steps,
-                                                   pct_start=0.1)
-    last, start, history = run / "last.pt", 0, []
-    if last.exists() and not fresh:
-        state = torch.load(last, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        schedule.load_state_dict(state["schedule"])
-        start, history = state["epoch"] + 1, state["history"]
+    steps = math.ceil(len(train_y) / recipe["batch"])
+    state = Run.begin(model, recipe, steps, run / "last.pt", fresh)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=recipe["label_smoothing"])
     weights = class_weights(train_y)
     began = time.time()
-    for epoch in range(start, epochs):
+    for epoch in range(state.start, recipe["epochs"]):
         rng = np.random.default_rng(recipe["seed"] * 1000 + epoch)
         generator = torch.Generator().manual_seed(recipe["seed"] * 1000 + epoch)
         order = rng.choice(len(train_y), size=steps * recipe["batch"], p=weights)
@@ -232,20 +218,14 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
             views = np.stack([augment(train_p[r], size, rng, aug) for r in rows])
             batch = colour_jitter(torch.from_numpy(to_blob(views)), generator, aug)
             loss = loss_fn(model(batch), torch.from_numpy(train_y[rows]))
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            schedule.step()
+            state.step(loss)
             total += loss.item()
-        history.append({"epoch": epoch, "loss": round(total / steps, 4),
-                        "val_accuracy": round(accuracy(model, val_p, val_y, size), 4),
-                        "minutes": round((time.time() - began) / 60, 1)})
-        print(json.dumps(history[-1]), flush=True)
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(),
-                    "schedule": schedule.state_dict(), "epoch": epoch, "history": history}, last)
+        state.save(epoch, {"epoch": epoch, "loss": round(total / steps, 4),
+                           "val_accuracy": round(accuracy(model, val_p, val_y, size), 4),
+                           "minutes": round((time.time() - began) / 60, 1)})
         if (time.time() - began) / 3600 > recipe["hours"]:
             break
-    return last
+    return state.last
 
 
 def calibration_crops(recipe: dict[str, Any], count: int = CALIBRATION_CROPS) -> np.ndarray:
@@ -259,25 +239,31 @@ def calibration_crops(recipe: dict[str, Any], count: int = CALIBRATION_CROPS) ->
     return np.stack(crops)
 
 
-def quantize(fp32: Path, out: Path, crops: np.ndarray) -> None:
-    """The reader in int8 (QDQ: weights per channel in 7 bits, so that CPUs without VNNI, whose 8-bit dot
-    products saturate, read alike; activations uint8 over the ranges ``crops`` give; the softmax in float):
-    three times faster on CPUs with VNNI (the 96-px readers: 64 -> 23 ms for 16 crops on one thread),
-    and on the held-out crops it reads the same faces (session 11, the three readers: real 3,505 of 3,639
-    right in fp32, 3,506 in int8; unseen styles 6,064 and 6,068 of 6,528)."""
+def softmax_nodes(graph: Any) -> list[str]:
+    """A reader's softmax, left in float by `quantize`: probabilities in steps of 1/255 would lose the small shares
+    the second looks multiply."""
+    return [node.name for node in graph.node if node.op_type == "Softmax"]
+
+
+def quantize(fp32: Path, out: Path, images: np.ndarray, in_float: Callable[[Any], list[str]] = softmax_nodes) -> None:
+    """A model in int8 (QDQ: weights per channel in 7 bits, so that CPUs without VNNI, whose 8-bit dot
+    products saturate, read alike; activations uint8 over the ranges its input ``images`` give; the nodes
+    ``in_float`` names in its graph left in float, by default a reader's softmax). For the readers: three times
+    faster on CPUs with VNNI (the 96-px readers: 64 -> 23 ms for 16 crops on one thread), and on the held-out
+    crops they read the same faces (session 11, the three readers: real 3,505 of 3,639 right in fp32, 3,506 in
+    int8; unseen styles 6,064 and 6,068 of 6,528). The box refiner: `models.boxes.export`."""
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
 
-    softmax = [node.name for node in onnx.load(str(fp32)).graph.node if node.op_type == "Softmax"]  # stays float:
-    # probabilities in steps of 1/255 would lose the small shares the second looks multiply
-    batches = iter([{"crops": to_blob(crops[i:i + 32])} for i in range(0, len(crops), 32)])
+    graph = onnx.load(str(fp32)).graph
+    batches = iter([{graph.input[0].name: to_blob(images[i:i + 32])} for i in range(0, len(images), 32)])
 
     class Batches(CalibrationDataReader):
         def get_next(self) -> dict[str, np.ndarray] | None:
             return next(batches, None)
 
     quantize_static(str(fp32), str(out), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=softmax,
+                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=in_float(graph),
                     reduce_range=True)
 
 
@@ -312,26 +298,9 @@ def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m models.faces", description=__doc__)
-    parser.add_argument("--recipe", type=Path, default=RECIPE, help="recipe file (default models/recipe-faces.json)")
-    parser.add_argument("--work", type=Path, default=ROOT / "data" / "faces", help="folder for runs (not in git)")
-    parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
-    parser.add_argument("--export", action="store_true", help="only export the last checkpoint")
-    parser.add_argument("--onnx", type=Path, help="default models/<the recipe's model>.onnx")
-    parser.add_argument("--compact", type=Path, help="default models/<the recipe's model>.pt")
-    parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
-    args = parser.parse_args(argv)
-    recipe = json.loads(args.recipe.read_text())
-    args.onnx = args.onnx or MODELS / f"{recipe['model']}.onnx"
-    args.compact = args.compact or MODELS / f"{recipe['model']}.pt"
-    checkpoint = args.work / recipe["name"] / "last.pt"
-    if not args.export:
-        checkpoint = train(recipe, args.work, args.fresh)
-    if not checkpoint.exists():
-        raise SystemExit(f"{checkpoint}: no checkpoint to export; train first")
-    export(checkpoint, recipe, args.onnx, args.compact, args.note, calibration_crops(recipe))
-    print(f"wrote {args.onnx} and {args.compact}")
-    return 0
+    return command_line(argv, "models.faces", __doc__, RECIPE, train,
+                        lambda checkpoint, recipe, onnx_out, compact_out, note: export(
+                            checkpoint, recipe, onnx_out, compact_out, note, calibration_crops(recipe)))
 
 
 if __name__ == "__main__":

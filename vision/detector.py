@@ -2,10 +2,10 @@
 
 `Detector` loads the session once; each call letterboxes the photo (aspect ratio kept, grey padding, as
 Ultralytics trains), decodes the output (`decode`: boxes, or the box distributions of a head exported without
-its box decoding, `BoxBins`, and class scores per anchor), applies class-aware NMS, maps
-boxes back to the original pixels (`Detector.locate`), lets the face reader (`vision.faces`) read each
-tile again from the photo itself (`Detector.read`), and returns each tile's best face (and its runner-up)
-as a `TileDetections`. The two steps are apart so that a pass whose tiles will be read again zoomed
+its box decoding, `BoxBins`, and class scores per anchor), applies class-aware NMS, maps boxes back to the
+original pixels (`Detector.locate`), lets the face reader (`vision.faces`) read each tile again from the photo
+itself and the box refiner (`vision.boxes`) redraw its box (`Detector.read`), and returns each tile's best face
+(and its runner-up) as a `TileDetections`. The two steps are apart so that a pass whose tiles will be read again zoomed
 (`vision.zoom`) costs the detector only.
 """
 
@@ -23,9 +23,10 @@ import numpy as np
 
 import models
 from scoring.tiles import TILES
+from vision.boxes import DEFAULT_BOX_MODEL_NAME, BoxRefiner
 from vision.detections import TileDetections
 from vision.evaluation import box_area, box_iou
-from vision.faces import FaceReader, checked_views, reader_paths
+from vision.faces import FaceReader, checked_views, face_model_path, reader_paths
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
@@ -352,7 +353,9 @@ class Detector:
     read as one of their few faces (flowers and seasons, characters). ``faces=False`` reads faces with the
     detector alone. ``views``: the quarter turns at which the readers read each crop one view leaves in doubt
     (1, 2 or 4: `FaceReader.__call__`, `vision.faces.SURE_VIEW`); 1 by default, as `mcr detect`, `eval` and
-    `label` read (`scan` reads its first reading at `vision.scan.SCAN_VIEWS`)."""
+    `label` read (`scan` reads its first reading at `vision.scan.SCAN_VIEWS`). ``box_model``: the box
+    refiner's ONNX file (`vision.boxes`), None the shipped one when the checkout has it; ``refine=False``
+    keeps the boxes as the detector drew them."""
 
     def __init__(
         self,
@@ -365,6 +368,8 @@ class Detector:
         faces: bool = True,
         second_looks: Mapping[str, str | Path | None] | None = None,
         views: int = 1,
+        box_model: str | Path | None = None,
+        refine: bool = True,
     ) -> None:
         if threads < 1:
             raise ValueError(f"need threads >= 1 (got {threads})")
@@ -379,20 +384,27 @@ class Detector:
         face_path, look_paths = reader_paths(face_model, second_looks, faces)
         self.faces = FaceReader(face_path, threads) if face_path is not None else None
         self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
+        refiner_path = face_model_path(box_model, refine, DEFAULT_BOX_MODEL_NAME)
+        self.refiner = BoxRefiner(refiner_path, threads) if refiner_path is not None else None
         self.version = self._model.version
         if self.faces is not None:
             self.version += f"+faces-{self.faces.version}"
         self.version += "".join(f"+{name}-{reader.version}" for name, reader in self.second_looks.items())
+        if self.refiner is not None:
+            self.version += f"+boxes-{self.refiner.version}"
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
         return self.read(image, self.locate(image))
 
-    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None) -> Detector:
+    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None,
+              refine: bool | None = None) -> Detector:
         """The same detector (its sessions shared, nothing loaded again) reading each crop at ``views``
         quarter turns, keeping tiles surer than ``conf`` and boxes of one face overlapping less than ``iou``,
-        each as before when not given."""
+        each as before when not given; ``refine=False``: its boxes as drawn, no refiner."""
         other = copy.copy(self)
+        if refine is False:
+            other.refiner = None
         if iou is not None:
             other.iou = checked_iou(iou)
         if views is not None:
@@ -426,8 +438,8 @@ class Detector:
     def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
              ) -> TileDetections:
         """The faces of the tiles `locate` found in ``image``: each read again by the face reader and fused
-        with the detector's scores (`fuse`), boxes of one tile read alike merged, tiles held to ``conf``.
-        ``turn``: the crops read as in the photo turned that many quarter turns (`FaceReader.__call__`);
+        with the detector's scores (`fuse`), boxes of one tile read alike merged, tiles held to ``conf``, the boxes
+        kept redrawn by the box refiner when there is one (`vision.boxes`). ``turn``: the crops read as in the photo turned that many quarter turns (`FaceReader.__call__`);
         ``memory``: faces read before in this photo, taken from there where a box was read, and added to (the
         crops read here)."""
         xyxy, scores = located.xyxy, located.scores
@@ -442,6 +454,8 @@ class Detector:
             kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), self.iou))
             kept = kept[best[kept] >= self.conf]  # boxes of one tile read alike by the reader: one stays
         xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
+        if self.refiner is not None:  # each kept box redrawn from the photo
+            xyxy = self.refiner(image, xyxy)
         return TileDetections(xyxy, *top_two(scores))
 
     def _faces(self, reader: FaceReader, image: np.ndarray, xyxy: np.ndarray, turn: int,

@@ -55,9 +55,9 @@ def default_face_model_path(name: str = DEFAULT_FACE_MODEL_NAME) -> Path:
 
 def face_model_path(face_model: str | Path | None = None, faces: bool = True,
                     name: str = DEFAULT_FACE_MODEL_NAME) -> Path | None:
-    """A reader a `Detector` uses (the face reader, or with ``name`` a second look's file): ``face_model``
-    when given, else the shipped one when the checkout has it; None with ``faces=False`` (faces read by
-    the detector alone)."""
+    """A model a `Detector` uses beside its own (the face reader, or with ``name`` a second look's file or the
+    box refiner's, `vision.boxes`): ``face_model`` when given, else the shipped one when the checkout has it;
+    None with ``faces=False`` (faces read by the detector alone, or boxes left as drawn)."""
     if not faces:
         return None
     if face_model is not None:

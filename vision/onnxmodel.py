@@ -1,12 +1,13 @@
-"""Loading one of our ONNX models (the detector, the face reader) for CPU inference, with clear errors.
+"""Loading one of our ONNX models (the detector, the face readers, the box refiner) for CPU inference, with clear
+errors.
 
-Both carry their output classes as a JSON list of tile codes in the metadata key ``classes`` and a
-``version``; their input is a batch of RGB images (`to_blob`), grey (`PAD_VALUE`) where the input reaches
-past the photo. The face reader's input is a fixed square whose side this reads from the graph; the
-detector's height and width are free (exported with dynamic axes): it learned at the side its metadata
-``imgsz`` gives and reads a photo at that long side, padded only up to a multiple of its ``stride``, so a
-thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms). The rest of a model's metadata is
-kept (``metadata``) for the code that reads its output (`vision.detector.BoxBins`).
+The detector and the readers carry their output classes as a JSON list of tile codes in the metadata key
+``classes``; each model a ``version``; their input is a batch of RGB images (`to_blob`), grey (`PAD_VALUE`)
+where the input reaches past the photo. A reader's input (and the refiner's) is a fixed square whose side
+this reads from the graph; the detector's height and width are free (exported with dynamic axes): it learned
+at the side its metadata ``imgsz`` gives and reads a photo at that long side, padded only up to a multiple of
+its ``stride``, so a thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms). The rest of a
+model's metadata is kept (``metadata``) for the code that reads its output (`vision.detector.BoxBins`).
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ class OnnxModel:
     metadata: dict[str, str]  # every key the exporter wrote
 
     @classmethod
-    def load(cls, path: Path, threads: int, kind: str, exporter: str) -> OnnxModel:
+    def load(cls, path: Path, threads: int, kind: str, exporter: str, classes: bool = True) -> OnnxModel:
         """The model at ``path`` (a ``kind`` such as "model", for messages), run on ``threads`` CPU
-        threads; ``exporter`` names the module that writes its metadata."""
+        threads; ``exporter`` names the module that writes its metadata. ``classes=False``: a model whose
+        output is no faces (the box refiner), without that metadata."""
         import onnxruntime as ort
 
         if not path.is_file():
@@ -63,9 +65,9 @@ class OnnxModel:
             raise ValueError(f"{path}: not a loadable ONNX model ({exc})") from exc
         model_input = session.get_inputs()[0]
         meta = session.get_modelmeta().custom_metadata_map
-        if "classes" not in meta:
+        if classes and "classes" not in meta:
             raise ValueError(f"{path}: {kind} has no 'classes' metadata (export it with {exporter})")
-        classes = tuple(json.loads(meta["classes"]))
+        codes = tuple(json.loads(meta.get("classes", "[]")))
         side = model_input.shape[-1]
         if isinstance(side, int):
             size, stride = side, None
@@ -74,8 +76,8 @@ class OnnxModel:
         else:
             raise ValueError(f"{path}: {kind} input of free size without 'imgsz' and 'stride' metadata "
                              f"(export it with {exporter})")
-        return cls(session, model_input.name, size, stride, classes,
-                   np.array([tile(code).index for code in classes], dtype=np.int64), meta.get("version", "unknown"),
+        return cls(session, model_input.name, size, stride, codes,
+                   np.array([tile(code).index for code in codes], dtype=np.int64), meta.get("version", "unknown"),
                    dict(meta))
 
     def run(self, blob: np.ndarray) -> np.ndarray:

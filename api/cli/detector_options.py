@@ -20,6 +20,9 @@ def add_model_arguments(parser: argparse.ArgumentParser, views: bool = True) -> 
         parser.add_argument(f"--{name[:-1]}-model", type=Path, dest=f"{name}_model", metavar="ONNX",
                             help=f"ONNX reader of the {faces}, a second look (default: the shipped one, if any)")
     parser.add_argument("--no-faces", action="store_true", help="read faces with the detector alone")
+    parser.add_argument("--box-model", type=Path, metavar="ONNX",
+                        help="ONNX box refiner, which redraws each kept box (default: the shipped one, if any)")
+    parser.add_argument("--no-refine", action="store_true", help="keep the boxes as the detector drew them")
     parser.add_argument("--threads", type=int, default=2, help="CPU threads for inference (default 2)")
     if views:
         parser.add_argument("--views", type=int, choices=(1, 2, 4), default=1,
@@ -35,5 +38,6 @@ def detector_from(args: argparse.Namespace, conf: float) -> Detector:
 
     return Detector(args.model, threads=args.threads, conf=conf, face_model=args.face_model,
                     faces=not args.no_faces, views=getattr(args, "views", 1),
-                    second_looks={name: getattr(args, f"{name}_model") for name in SECOND_LOOK_FACES})
+                    second_looks={name: getattr(args, f"{name}_model") for name in SECOND_LOOK_FACES},
+                    box_model=args.box_model, refine=not args.no_refine)
 

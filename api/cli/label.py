@@ -102,14 +102,16 @@ def run(args: argparse.Namespace) -> int:
 
     from datasets.label_summary import summary_text
     from datasets.labelling import Job, label_folder
+    from vision.boxes import DEFAULT_BOX_MODEL_NAME
     from vision.detector import default_model_path
-    from vision.faces import reader_paths
+    from vision.faces import face_model_path, reader_paths
 
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
-    face, looks = reader_paths()  # the readers each worker's Detector loads beside the model
-    readers = [path for path in (face, *looks.values()) if path is not None]
+    face, looks = reader_paths()  # the readers and the box refiner each worker's Detector loads beside the model
+    refiner = face_model_path(name=DEFAULT_BOX_MODEL_NAME)
+    readers = [path for path in (face, *looks.values(), refiner) if path is not None]
     models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers) + \
         ("+all-sides" if args.all_sides else "")  # records made another way are redone
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}

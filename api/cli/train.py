@@ -2,7 +2,8 @@
 ``models.train.SHIPPED``, which continues the committed weights of the stage before it; ``--recipe``
 for another stage, e.g. ``models/recipe.json``, the first, from the riichi model), or with ``--faces``
 the face reader (``models/recipe-faces.json``, ``python -m models.faces``), with ``--flowers``,
-``--characters`` (`models.SECOND_LOOK_FACES`) a second-look reader (``models/recipe-<name>.json``).
+``--characters`` (`models.SECOND_LOOK_FACES`) a second-look reader (``models/recipe-<name>.json``), with
+``--boxes`` the box refiner (``models/recipe-boxes.json``, ``python -m models.boxes``).
 
 Runs ``python -m models.train`` in an interpreter that has the ``train`` extra (torch, ultralytics):
 this one if it has them, else ``--python``. Resumes ``data/runs/<name>/weights/last.pt`` unless
@@ -31,13 +32,15 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--recipe", type=Path,
                         help=f"recipe file (default: the shipped model's, {SHIPPED.relative_to(ROOT)}; with "
                              "--faces models/recipe-faces.json, with --flowers, --characters... "
-                             "models/recipe-<name>.json)")
+                             "models/recipe-<name>.json, with --boxes models/recipe-boxes.json)")
     readers = parser.add_mutually_exclusive_group()
     readers.add_argument("--faces", action="store_true",
                          help="train the face reader (models/recipe-faces.json) instead of the detector, then export it")
     for name, faces in SECOND_LOOK_FACES.items():
         readers.add_argument(f"--{name}", action="store_true", help=f"train the second-look reader of the {faces} "
                              f"({SECOND_LOOK_RECIPES[name].relative_to(ROOT)}), then export it")
+    readers.add_argument("--boxes", action="store_true",
+                         help="train the box refiner (models/recipe-boxes.json) instead of the detector, then export it")
     parser.set_defaults(run=run)
 
 
@@ -49,10 +52,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
     look = next((name for name in SECOND_LOOK_RECIPES if getattr(args, name)), None)
     reader = args.faces or look is not None
-    if reader and args.prepare_only:
-        raise CliError("the readers train from data/real: build it first with --prepare-only alone")
+    if (reader or args.boxes) and args.prepare_only:
+        raise CliError("the readers and the box refiner train from data/real: build it first with --prepare-only alone")
     recipe = args.recipe or (SECOND_LOOK_RECIPES[look] if look else None)
-    command = [args.python, "-m", "models.faces" if reader else "models.train"]
+    module = "models.faces" if reader else "models.boxes" if args.boxes else "models.train"
+    command = [args.python, "-m", module]
     command += ["--recipe", str(recipe.resolve())] if recipe is not None else []
     command += ["--fresh"] if args.fresh else []
     command += ["--prepare-only"] if args.prepare_only else []

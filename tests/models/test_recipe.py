@@ -94,9 +94,10 @@ def test_each_second_look_is_recorded_and_shipped_with_its_classes(name: str, co
     assert shipped.version == plan["version"]
 
 
-@pytest.mark.parametrize("name", ["mcr-faces.onnx", "mcr-flowers.onnx", "mcr-characters.onnx"])
+@pytest.mark.parametrize("name", ["mcr-faces.onnx", "mcr-flowers.onnx", "mcr-characters.onnx", "mcr-boxes.onnx"])
 def test_the_shipped_readers_are_int8(name: str) -> None:
-    """`models.faces.export` quantizes a reader (3x faster on CPU, the same faces read: see `quantize`)."""
+    """`models.faces.export` quantizes a reader (3x faster on CPU, the same faces read: see `quantize`), and
+    `models.boxes.export` the box refiner."""
     import onnxruntime
 
     from vision.faces import default_face_model_path
@@ -137,3 +138,19 @@ def test_the_shipped_face_reader_is_the_recipes_and_continues_committed_weights(
     shipped = FaceReader(default_face_model_path())
     assert shipped.version == plan["version"] and list(shipped.classes) == faces.reader_classes(plan)
     assert shipped.size == plan["size"]
+
+
+def test_the_shipped_box_refiner_is_the_recipes_and_continues_committed_weights() -> None:
+    """`models/recipe-boxes.json` records the refiner shipped as `models/mcr-boxes.onnx`: `mcr train --boxes`
+    reproduces it from a clean checkout (its ``init``, run 1's weights, committed; run 1's own recipe beside it)
+    plus ../shared."""
+    from models import boxes
+    from vision.boxes import BoxRefiner
+    from vision.faces import default_face_model_path
+
+    plan = json.loads(boxes.RECIPE.read_text())
+    first = json.loads((ROOT / "models" / "recipe-boxes-run1.json").read_text())
+    assert (ROOT / plan["init"]).is_file() and plan["init"] == f"models/{first['model']}.pt"
+    assert "init" not in first and first["channels"] == plan["channels"] and first["size"] == plan["size"]
+    shipped = BoxRefiner(default_face_model_path("mcr-boxes.onnx"))
+    assert shipped.version == plan["version"] and shipped.size == plan["size"]  # and it learned today's regions

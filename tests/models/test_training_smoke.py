@@ -288,3 +288,38 @@ def test_blur_spreads_a_sharp_dot_and_keeps_the_photo_otherwise() -> None:
     assert Blur(2.0, 9, 0.0)({"img": dot})["img"] is dot
     kernel = streak(7, 90.0)
     assert abs(kernel.sum() - 1) < 1e-5 and np.count_nonzero(kernel[:, 3]) >= 5 and kernel[3, 0] < 1e-3
+
+
+def test_box_refiner_trains_resumes_exports_and_redraws_boxes(tmp_path: Path) -> None:
+    """A tiny box refiner on the drawn scenes: stopped by its hours after one epoch, resumed for the second,
+    exported, loaded by the Detector's `BoxRefiner`, and its boxes stay in the photo."""
+    import torch
+
+    from models import boxes
+    from vision.boxes import BoxRefiner
+
+    folder = tmp_path / "scenes"
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    for seed in range(2):
+        draw_scene(seed, folder / "images", folder / "labels")
+    recipe = {**json.loads(boxes.RECIPE.read_text()), "name": "smoke", "epochs": 2, "hours": 0.0, "batch": 4,
+              "channels": [4, 8], "hidden": 8, "detector_share": 0.0,
+              "data": {"train": [str(folder)], "val": [str(folder)], "note": "drawn"}}
+    recipe.pop("init", None)
+    first = boxes.train(recipe, tmp_path / "boxes", fresh=True)
+    assert [h["epoch"] for h in torch.load(first, weights_only=False)["history"]] == [0]
+    resumed = boxes.train({**recipe, "hours": 1.0}, tmp_path / "boxes", fresh=False)
+    assert [h["epoch"] for h in torch.load(resumed, weights_only=False)["history"]] == [0, 1]
+    boxes.export(resumed, recipe, tmp_path / "boxes.onnx", tmp_path / "boxes.pt", note="smoke")
+    refiner = BoxRefiner(tmp_path / "boxes.onnx")
+    assert refiner.size == recipe["size"] and refiner.version == recipe["version"]
+    import onnxruntime
+
+    meta = onnxruntime.InferenceSession(str(tmp_path / "boxes.onnx")).get_modelmeta().custom_metadata_map
+    assert meta["quantized"].startswith("int8")  # as shipped: `models.boxes.export` quantizes
+    image = cv2.imread(str(folder / "images" / "scene0.png"))
+    redrawn = refiner(image, np.array([[8, 60, 32, 94], [150, 60, 170, 94]], np.float32))
+    assert redrawn.shape == (2, 4) and np.isfinite(redrawn).all()
+    assert (redrawn >= 0).all() and (redrawn[:, [0, 2]] <= SIZE).all()
+    assert (redrawn[:, 2] > redrawn[:, 0]).all() and (redrawn[:, 3] > redrawn[:, 1]).all()

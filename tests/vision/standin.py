@@ -18,6 +18,7 @@ class StandIn:
     version = "stand-in"
     conf = 0.0
     stride: int | None = None  # a fixed square input, unless a test frees it
+    refiner = None  # boxes as the stand-in gives them
 
     def locate(self, image: np.ndarray, side: int | None = None) -> Located:
         reading: TileDetections = self(image)  # type: ignore[operator]  # the subclass's reading
@@ -33,9 +34,11 @@ class StandIn:
         reading = TileDetections(located.xyxy, *top_two(located.scores))
         return reading[reading.confidence >= self.conf]
 
-    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None) -> StandIn:
+    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None,
+              refine: bool | None = None) -> StandIn:
         """The stand-in itself (its reading of crops at any views is its reading; its counters stay
-        in one place), held to ``conf`` and ``iou`` when given, noting the views and conf asked for in ``tunings``."""
+        in one place), held to ``conf`` and ``iou`` when given, noting the views and conf asked for in ``tunings``;
+        it has no refiner to turn off."""
         self.tunings = [*getattr(self, "tunings", []), (views, conf)]
         self.conf = self.conf if conf is None else conf
         self.iou = self.iou if iou is None else iou

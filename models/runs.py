@@ -1,0 +1,97 @@
+"""What the trainers of the small models (the face readers, `models.faces`; the box refiner, `models.boxes`) share:
+an optimiser and schedule from the recipe, a run resumed from its last epoch, and the command line that trains
+then exports. The detector trains through Ultralytics instead (`models.train`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MODELS = ROOT / "models"
+
+
+@dataclass
+class Run:
+    """A model's training state, saved to ``last`` after each epoch and resumed from there."""
+
+    model: Any
+    optimizer: Any
+    schedule: Any
+    last: Path
+    start: int = 0  # the first epoch still to train
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def begin(cls, model: Any, recipe: dict[str, Any], steps: int, last: Path, fresh: bool) -> Run:
+        """AdamW with the recipe's ``lr`` and ``weight_decay`` on a one-cycle schedule over its ``epochs`` of
+        ``steps``; the state in ``last`` loaded unless ``fresh``."""
+        import torch
+
+        optimizer = torch.optim.AdamW(model.parameters(), lr=recipe["lr"], weight_decay=recipe["weight_decay"])
+        schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, recipe["lr"], total_steps=recipe["epochs"] * steps,
+                                                       pct_start=0.1)
+        run = cls(model, optimizer, schedule, last)
+        if last.exists() and not fresh:
+            state = torch.load(last, weights_only=False)
+            model.load_state_dict(state["model"])
+            optimizer.load_state_dict(state["optimizer"])
+            schedule.load_state_dict(state["schedule"])
+            run.start, run.history = state["epoch"] + 1, state["history"]
+        return run
+
+    def step(self, loss: Any) -> None:
+        """One optimiser step on ``loss``."""
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        self.schedule.step()
+
+    def save(self, epoch: int, record: dict[str, Any]) -> None:
+        """The epoch's ``record`` added to the history (and printed), and the state saved."""
+        import torch
+
+        self.history.append(record)
+        print(json.dumps(record), flush=True)
+        torch.save({"model": self.model.state_dict(), "optimizer": self.optimizer.state_dict(),
+                    "schedule": self.schedule.state_dict(), "epoch": epoch, "history": self.history}, self.last)
+
+
+def missing_data(recipe: dict[str, Any]) -> None:
+    """Stops with the folders the recipe trains or validates on that are not built yet, and how to build them."""
+    missing = [f for f in recipe["data"]["train"] + recipe["data"]["val"] if not (ROOT / f).is_dir()]
+    if missing:
+        how = recipe["data"].get("note", "see the recipe")
+        raise SystemExit(f"missing data folder(s) {', '.join(missing)}: build them first ({how})")
+
+
+def command_line(argv: list[str] | None, module: str, doc: str | None, recipe: Path,
+                 train: Callable[[dict[str, Any], Path, bool], Path],
+                 export: Callable[[Path, dict[str, Any], Path, Path, str], None]) -> int:
+    """``python -m <module>``: train (or resume) from ``recipe`` or the one given, then ``export`` the last
+    checkpoint to ``models/<the recipe's model>.onnx`` and ``.pt``."""
+    name = module.rsplit(".", 1)[-1]
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description=doc)
+    parser.add_argument("--recipe", type=Path, default=recipe, help=f"recipe file (default {recipe.relative_to(ROOT)})")
+    parser.add_argument("--work", type=Path, default=ROOT / "data" / name, help="folder for runs (not in git)")
+    parser.add_argument("--fresh", action="store_true", help="start over instead of resuming last.pt")
+    parser.add_argument("--export", action="store_true", help="only export the last checkpoint")
+    parser.add_argument("--onnx", type=Path, help="default models/<the recipe's model>.onnx")
+    parser.add_argument("--compact", type=Path, help="default models/<the recipe's model>.pt")
+    parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
+    args = parser.parse_args(argv)
+    plan = json.loads(args.recipe.read_text())
+    onnx_out = args.onnx or MODELS / f"{plan['model']}.onnx"
+    compact_out = args.compact or MODELS / f"{plan['model']}.pt"
+    checkpoint = args.work / plan["name"] / "last.pt"
+    if not args.export:
+        checkpoint = train(plan, args.work, args.fresh)
+    if not checkpoint.exists():
+        raise SystemExit(f"{checkpoint}: no checkpoint to export; train first")
+    export(checkpoint, plan, onnx_out, compact_out, args.note)
+    print(f"wrote {onnx_out} and {compact_out}")
+    return 0
