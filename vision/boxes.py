@@ -83,6 +83,9 @@ class BoxRefiner:
     def __init__(self, model_path: str | Path, threads: int = 2) -> None:
         self._model = OnnxModel.load(Path(model_path), threads, "box model", "models.boxes", classes=False)
         self.size, self.version = self._model.size, self._model.version
+        values = self._model.session.get_outputs()[0].shape[-1]
+        if values != 4:  # a face reader given for a box model, say
+            raise ValueError(f"{model_path}: not a box model (it gives {values} values per view, not 4 edges)")
         margin = float(self._model.metadata.get("margin", MARGIN))
         if margin != MARGIN:  # its edges would be read in regions of another size
             raise ValueError(f"{model_path}: a box model that learned regions with margin {margin}, not {MARGIN}")

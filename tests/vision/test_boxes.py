@@ -105,3 +105,13 @@ def test_a_box_model_needs_no_classes_but_is_refused_when_not_a_model(tmp_path: 
         BoxRefiner(broken)
     with pytest.raises(FileNotFoundError, match="no such box model file"):
         BoxRefiner(tmp_path / "missing.onnx")
+
+
+def test_a_face_reader_is_refused_as_a_box_model() -> None:
+    from vision.faces import default_face_model_path
+
+    reader = default_face_model_path()
+    if not reader.is_file():
+        pytest.skip("no shipped face reader")
+    with pytest.raises(ValueError, match="not a box model .it gives 43 values per view, not 4 edges"):
+        BoxRefiner(reader)
