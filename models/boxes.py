@@ -4,7 +4,7 @@ Run in an environment with the ``train`` extra, from the repository root: ``pyth
 ``mcr train --boxes`` runs). The recipe's YOLO folders (the real training photos built by ``mcr train
 --prepare-only``) are held in memory whole, 640-px photos; each step draws labelled tiles, a box around each
 (the label jittered as the detector errs: centre, size and each edge, a few times as far now and then; with
-the recipe's ``detector_share``, the shipped detector's own box of that tile instead, barely jittered), cuts
+the recipe's ``detector_share``, instead one of the shipped detector's own boxes, of any tile, barely jittered), cuts
 its region view (`vision.boxes.region_view`), turns it by quarter turns, relights it (`models.faces.colour_jitter`)
 and regresses the label's edges in that region (L1). Validation: one fixed jittered box per tile of the
 held-out real photos, the mean L1 against that of the boxes unrefined. A recipe with ``init`` continues a
@@ -15,6 +15,7 @@ and the weights as fp16 in ``models/<model>.pt``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import tempfile
@@ -88,6 +89,17 @@ def found_boxes(tiles: Tiles, cache: Path) -> tuple[np.ndarray, np.ndarray]:
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.savez(cache, tile=tile, box=box)
     return tile, box
+
+
+def found_key(recipe: dict[str, Any], tiles: Tiles) -> str:
+    """What the detector's boxes of `found_boxes` depend on (the shipped detector's file, the training folders and
+    their labels), hashed: a cache made with another detector or other data is not reused."""
+    from vision.detector import default_model_path
+
+    digest = hashlib.sha256(default_model_path().read_bytes())
+    digest.update(json.dumps(recipe["data"]["train"]).encode())
+    digest.update(tiles.labels.tobytes())
+    return digest.hexdigest()[:12]
 
 
 def jittered(label: np.ndarray, rng: np.random.Generator, jitter: dict[str, float]) -> np.ndarray:
@@ -166,7 +178,9 @@ def train(recipe: dict[str, Any], work: Path, fresh: bool) -> Path:
     run = work / recipe["name"]
     run.mkdir(parents=True, exist_ok=True)
     tiles = Tiles([ROOT / f for f in recipe["data"]["train"]])
-    found = found_boxes(tiles, work / "found-train.npz") if recipe["detector_share"] > 0 else None
+    if len(tiles) == 0:
+        raise SystemExit(f"no labelled tiles in {', '.join(recipe['data']['train'])}: nothing to train on")
+    found = found_boxes(tiles, work / f"found-{found_key(recipe, tiles)}.npz") if recipe["detector_share"] > 0 else None
     val_views, val_targets, unrefined = validation_set(Tiles([ROOT / f for f in recipe["data"]["val"]]), recipe)
     print(f"{len(tiles)} training tiles, {len(val_targets)} held-out tiles", flush=True)
 
@@ -226,6 +240,7 @@ def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out
     import onnx
     import torch
 
+    missing_data(recipe)  # its first training folder gives the views the int8 ranges are measured on
     state = torch.load(checkpoint, weights_only=False)
     model = build_model(recipe)
     model.load_state_dict(state["model"])

@@ -27,9 +27,10 @@ BLEND = 0.5  # the refiner's share of the box kept, the detector's the rest. Ses
 
 
 def regions(xyxy: np.ndarray) -> np.ndarray:
-    """The region (x, y, width, height) each box's refiner view covers: the box and `MARGIN` around it."""
+    """The region (x, y, width, height) each box's refiner view covers: the box and `MARGIN` around it; a box under
+    a pixel wide (or high) is taken as one pixel, so that its view is never scaled past any bound."""
     xyxy = np.asarray(xyxy, np.float32).reshape(-1, 4)
-    size = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1e-3)
+    size = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
     return np.concatenate([xyxy[:, :2] - MARGIN * size, size * (1 + 2 * MARGIN)], axis=1)
 
 

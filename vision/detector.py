@@ -403,8 +403,9 @@ class Detector:
         quarter turns, keeping tiles surer than ``conf`` and boxes of one face overlapping less than ``iou``,
         each as before when not given; ``refine=False``: its boxes as drawn, no refiner."""
         other = copy.copy(self)
-        if refine is False:
+        if refine is False and self.refiner is not None:
             other.refiner = None
+            other.version = self.version.replace(f"+boxes-{self.refiner.version}", "")
         if iou is not None:
             other.iou = checked_iou(iou)
         if views is not None:

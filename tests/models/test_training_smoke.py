@@ -318,6 +318,12 @@ def test_box_refiner_trains_resumes_exports_and_redraws_boxes(tmp_path: Path) ->
 
     meta = onnxruntime.InferenceSession(str(tmp_path / "boxes.onnx")).get_modelmeta().custom_metadata_map
     assert meta["quantized"].startswith("int8")  # as shipped: `models.boxes.export` quantizes
+    import onnx
+
+    graph = onnx.load(str(tmp_path / "boxes.onnx")).graph
+    assert any(n.op_type == "QuantizeLinear" for n in graph.node)  # int8 indeed, its output layer's weights in float
+    output = next(n for n in graph.node if n.output[0] == "edges")
+    assert output.op_type == "Gemm" and output.input[1] in {init.name for init in graph.initializer}, output.input
     image = cv2.imread(str(folder / "images" / "scene0.png"))
     redrawn = refiner(image, np.array([[8, 60, 32, 94], [150, 60, 170, 94]], np.float32))
     assert redrawn.shape == (2, 4) and np.isfinite(redrawn).all()

@@ -115,3 +115,10 @@ def test_a_face_reader_is_refused_as_a_box_model() -> None:
         pytest.skip("no shipped face reader")
     with pytest.raises(ValueError, match="not a box model .it gives 43 values per view, not 4 edges"):
         BoxRefiner(reader)
+
+
+def test_a_box_without_width_still_gives_a_view() -> None:
+    """A box under a pixel wide is a pixel wide: its view is not scaled past OpenCV's bounds (it was, at 1e-3)."""
+    image = np.zeros((3000, 4000, 3), np.uint8)
+    assert region_view(image, np.array([100, 100, 100, 1500], np.float32), SIZE).shape == (SIZE, SIZE, 3)
+    assert regions(np.array([100, 100, 100, 1500]))[0, 2] == pytest.approx(1 + 2 * MARGIN)

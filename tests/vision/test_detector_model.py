@@ -297,6 +297,7 @@ def test_the_box_refiner_draws_boxes_closer_to_the_held_out_labels(detector: Det
         pytest.skip("no shipped box refiner")
     drawn = Detector(default_model_path(), refine=False)
     assert drawn.refiner is None and "+boxes-" in detector.version and "+boxes-" not in drawn.version
+    assert detector.tuned(refine=False).version == drawn.version and detector.refiner is not None
     met = {name: np.zeros(3, int) for name in ("refined", "drawn")}
     for image, truth in held_out_labelled():
         for name, reader in (("refined", detector), ("drawn", drawn)):
