@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -26,9 +25,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from models.export import set_metadata
-from models.faces import colour_jitter, quantize
-from models.runs import ROOT, Run, command_line, missing_data
+from models.faces import colour_jitter
+from models.runs import ROOT, Run, command_line, missing_data, save_compact, trained, write_onnx
 from vision.boxes import MARGIN, edges_in_region, region_view, turned_edges
 from vision.evaluation import box_iou, read_truth, yolo_pairs
 from vision.onnxmodel import to_blob
@@ -72,17 +70,17 @@ def found_boxes(tiles: Tiles, cache: Path) -> tuple[np.ndarray, np.ndarray]:
     from vision.detector import Detector
 
     detector = Detector(conf=0.05, refine=False)
-    first = np.searchsorted(tiles.which, np.arange(len(tiles.images)))  # each photo's first tile
+    bounds = np.searchsorted(tiles.which, np.arange(len(tiles.images) + 1))  # each photo's tiles: a run of rows
     pairs, boxes = [], []
     for index, image in enumerate(tiles.images):
-        labels = np.flatnonzero(tiles.which == index)
+        first, stop = bounds[index], bounds[index + 1]
         found = detector(image).xyxy
-        if len(found) == 0 or len(labels) == 0:
+        if len(found) == 0 or stop == first:
             continue
-        iou = box_iou(found, tiles.labels[labels])
+        iou = box_iou(found, tiles.labels[first:stop])
         best = iou.argmax(axis=1)
         near = np.flatnonzero(iou[np.arange(len(found)), best] > FOUND_IOU)
-        pairs.append(first[index] + best[near])
+        pairs.append(first + best[near])
         boxes.append(found[near])
     tile = np.concatenate(pairs) if pairs else np.zeros(0, np.int64)
     box = np.concatenate(boxes).astype(np.float32) if boxes else np.zeros((0, 4), np.float32)
@@ -227,38 +225,22 @@ def calibration_views(recipe: dict[str, Any], count: int = CALIBRATION_VIEWS) ->
 
 
 def last_gemm(graph: Any) -> list[str]:
-    """The refiner's output layer, left in float by `quantize`: edges in steps of 1/255 of a region would move
+    """The refiner's output layer, left in float by `models.runs.quantize`: edges in steps of 1/255 of a region would move
     each box by up to a pixel of a 100-px tile."""
     return [node.name for node in graph.node if node.op_type == "Gemm"][-1:]
 
 
 def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out: Path | None, note: str) -> None:
-    """The refiner as ONNX (dynamic batch, four edges out, our metadata) in int8 (`models.faces.quantize`, its
+    """The refiner as ONNX (dynamic batch, four edges out, our metadata) in int8 (`models.runs.quantize`, its
     output layer in float), and, if asked, fp16 weights. Session 26, run 2: 20 boxes 16.7 -> 9.2 ms on 2 cores,
     held-out real mAP50 / mAP50-95 0.901 / 0.407 in fp32 and 0.901 / 0.406 in int8, unseen styles 0.943 / 0.733
     and 0.943 / 0.732."""
-    import onnx
-    import torch
-
     missing_data(recipe)  # its first training folder gives the views the int8 ranges are measured on
-    state = torch.load(checkpoint, weights_only=False)
     model = build_model(recipe)
-    model.load_state_dict(state["model"])
-    model.eval()
-    views = calibration_views(recipe)
-    with tempfile.TemporaryDirectory() as tmp:
-        fp32 = Path(tmp) / "fp32.onnx"
-        torch.onnx.export(model, torch.zeros(1, 3, recipe["size"], recipe["size"]), str(fp32), input_names=["views"],
-                          output_names=["edges"], dynamic_axes={"views": {0: "n"}, "edges": {0: "n"}}, opset_version=17,
-                          dynamo=False)
-        exported = onnx.load(str(fp32))
-        set_metadata(exported, {"version": recipe["version"], "recipe": note, "margin": str(MARGIN),
-                                "history": json.dumps(state["history"]),
-                                "quantized": f"int8, calibrated on {len(views)} views, output layer in float"})
-        onnx.save(exported, str(fp32))  # the metadata travels with the graph into the quantized model
-        quantize(fp32, onnx_out, views, last_gemm)
-    if compact_out is not None:
-        torch.save({k: v.half() for k, v in model.state_dict().items()}, compact_out)
+    history = trained(checkpoint, model)
+    meta = {"version": recipe["version"], "recipe": note, "margin": str(MARGIN), "history": json.dumps(history)}
+    write_onnx(model, recipe["size"], ("views", "edges"), meta, onnx_out, calibration_views(recipe), last_gemm)
+    save_compact(model, compact_out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,17 +22,15 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from models.export import set_metadata
-from models.runs import ROOT, Run, command_line, missing_data
+from models.runs import ROOT, Run, command_line, missing_data, save_compact, trained, write_onnx
 from models.train import blurred
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs
@@ -240,61 +238,24 @@ def calibration_crops(recipe: dict[str, Any], count: int = CALIBRATION_CROPS) ->
 
 
 def softmax_nodes(graph: Any) -> list[str]:
-    """A reader's softmax, left in float by `quantize`: probabilities in steps of 1/255 would lose the small shares
+    """A reader's softmax, left in float by `models.runs.quantize`: probabilities in steps of 1/255 would lose the small shares
     the second looks multiply."""
     return [node.name for node in graph.node if node.op_type == "Softmax"]
-
-
-def quantize(fp32: Path, out: Path, images: np.ndarray, in_float: Callable[[Any], list[str]] = softmax_nodes) -> None:
-    """A model in int8 (QDQ: weights per channel in 7 bits, so that CPUs without VNNI, whose 8-bit dot
-    products saturate, read alike; activations uint8 over the ranges its input ``images`` give; the nodes
-    ``in_float`` names in its graph left in float, by default a reader's softmax). For the readers: three times
-    faster on CPUs with VNNI (the 96-px readers: 64 -> 23 ms for 16 crops on one thread), and on the held-out
-    crops they read the same faces (session 11, the three readers: real 3,505 of 3,639 right in fp32, 3,506 in
-    int8; unseen styles 6,064 and 6,068 of 6,528). The box refiner: `models.boxes.export`."""
-    import onnx
-    from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
-
-    graph = onnx.load(str(fp32)).graph
-    batches = iter([{graph.input[0].name: to_blob(images[i:i + 32])} for i in range(0, len(images), 32)])
-
-    class Batches(CalibrationDataReader):
-        def get_next(self) -> dict[str, np.ndarray] | None:
-            return next(batches, None)
-
-    quantize_static(str(fp32), str(out), Batches(), quant_format=QuantFormat.QDQ, per_channel=True,
-                    activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8, nodes_to_exclude=in_float(graph),
-                    reduce_range=True)
 
 
 def export(checkpoint: Path, recipe: dict[str, Any], onnx_out: Path, compact_out: Path | None, note: str,
            calibration: np.ndarray | None = None) -> None:
     """The reader as ONNX (dynamic batch, softmax output, our metadata), int8 when given ``calibration``
-    crops (`quantize`), and, if asked, fp16 weights."""
-    import onnx
+    crops (`models.runs.quantize`, its softmax in float), and, if asked, fp16 weights."""
     import torch
 
-    state = torch.load(checkpoint, weights_only=False)
     model = build_model(recipe)
-    model.load_state_dict(state["model"])
-    model.eval()
-    wrapped = torch.nn.Sequential(model, torch.nn.Softmax(dim=1))
-    example = torch.zeros(1, 3, recipe["size"], recipe["size"])
-    torch.onnx.export(wrapped, example, str(onnx_out), input_names=["crops"], output_names=["faces"],
-                      dynamic_axes={"crops": {0: "n"}, "faces": {0: "n"}}, opset_version=17, dynamo=False)
-    exported = onnx.load(str(onnx_out))
+    history = trained(checkpoint, model)
     meta = {"classes": json.dumps(reader_classes(recipe)), "version": recipe["version"], "recipe": note,
-            "history": json.dumps(state["history"]),
-            "quantized": "no" if calibration is None else f"int8, calibrated on {len(calibration)} crops"}
-    set_metadata(exported, meta)
-    if calibration is None:
-        onnx.save(exported, str(onnx_out))
-    else:  # the metadata travels with the graph into the quantized model
-        with tempfile.TemporaryDirectory() as tmp:
-            onnx.save(exported, str(Path(tmp) / "fp32.onnx"))
-            quantize(Path(tmp) / "fp32.onnx", onnx_out, calibration)
-    if compact_out is not None:
-        torch.save({k: v.half() for k, v in model.state_dict().items()}, compact_out)
+            "history": json.dumps(history)}
+    write_onnx(torch.nn.Sequential(model, torch.nn.Softmax(dim=1)), recipe["size"], ("crops", "faces"), meta,
+               onnx_out, calibration, softmax_nodes)
+    save_compact(model, compact_out)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.faces import window
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 DEFAULT_BOX_MODEL_NAME = "mcr-boxes.onnx"
@@ -63,14 +64,9 @@ def region_view(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     rx, ry, rw, rh = (float(v) for v in regions(box)[0])
     sx, sy = size / rw, size / rh
     if min(sx, sy) < 0.5:
-        height, width = image.shape[:2]
         x0, y0, x1, y1 = math.floor(rx), math.floor(ry), math.ceil(rx + rw), math.ceil(ry + rh)
-        crop = np.full((y1 - y0, x1 - x0, 3), PAD_VALUE, np.uint8)
-        xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-        if xb > xa and yb > ya:
-            crop[ya - y0:yb - y0, xa - x0:xb - x0] = image[ya:yb, xa:xb]
         new_w, new_h = max(1, round((x1 - x0) * sx * 2)), max(1, round((y1 - y0) * sy * 2))
-        image = cv2.resize(crop, (new_w, new_h), interpolation=cv2.INTER_AREA)
+        image = cv2.resize(window(image, x0, y0, x1, y1), (new_w, new_h), interpolation=cv2.INTER_AREA)
         kx, ky = new_w / (x1 - x0), new_h / (y1 - y0)
         matrix = np.array([[sx / kx, 0, (x0 - rx) * sx], [0, sy / ky, (y0 - ry) * sy]], np.float32)
     else:

@@ -386,12 +386,6 @@ class Detector:
         self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
         refiner_path = face_model_path(box_model, refine, DEFAULT_BOX_MODEL_NAME)
         self.refiner = BoxRefiner(refiner_path, threads) if refiner_path is not None else None
-        self.version = self._model.version
-        if self.faces is not None:
-            self.version += f"+faces-{self.faces.version}"
-        self.version += "".join(f"+{name}-{reader.version}" for name, reader in self.second_looks.items())
-        if self.refiner is not None:
-            self.version += f"+boxes-{self.refiner.version}"
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
@@ -403,9 +397,8 @@ class Detector:
         quarter turns, keeping tiles surer than ``conf`` and boxes of one face overlapping less than ``iou``,
         each as before when not given; ``refine=False``: its boxes as drawn, no refiner."""
         other = copy.copy(self)
-        if refine is False and self.refiner is not None:
+        if refine is False:
             other.refiner = None
-            other.version = self.version.replace(f"+boxes-{self.refiner.version}", "")
         if iou is not None:
             other.iou = checked_iou(iou)
         if views is not None:
@@ -413,6 +406,15 @@ class Detector:
         if conf is not None:
             other.conf = checked_conf(conf)
         return other
+
+    @property
+    def version(self) -> str:
+        """The detector's version and those of the models it reads with (``+faces-…``, a second look's, ``+boxes-…``)."""
+        version = self._model.version
+        if self.faces is not None:
+            version += f"+faces-{self.faces.version}"
+        version += "".join(f"+{name}-{reader.version}" for name, reader in self.second_looks.items())
+        return version + (f"+boxes-{self.refiner.version}" if self.refiner is not None else "")
 
     @property
     def stride(self) -> int | None:

@@ -86,19 +86,25 @@ def crop_window(box: np.ndarray, margin: float = MARGIN) -> tuple[float, float, 
     return (x1 + x2) / 2, (y1 + y2) / 2, max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * margin)
 
 
+def window(image: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+    """The pixels of ``image`` in columns ``x0``..``x1`` and rows ``y0``..``y1`` (ends excluded): read in place
+    when they lie inside it, else a copy, grey where they reach past it."""
+    height, width = image.shape[:2]
+    xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if (xa, ya, xb, yb) == (x0, y0, x1, y1):
+        return image[ya:yb, xa:xb]
+    patch = np.full((y1 - y0, x1 - x0, 3), PAD_VALUE, np.uint8)
+    if xb > xa and yb > ya:
+        patch[ya - y0:yb - y0, xa - x0:xb - x0] = image[ya:yb, xa:xb]
+    return patch
+
+
 def square_crop(image: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
     """The square window of ``side`` pixels centred at (cx, cy), resized to ``size``×``size``; parts
     outside the image are grey. Area interpolation when shrinking, so a 12-MP tile does not alias."""
-    height, width = image.shape[:2]
     x0, y0 = round(cx - side / 2), round(cy - side / 2)
     s = max(1, round(side))
-    xa, ya, xb, yb = max(x0, 0), max(y0, 0), min(x0 + s, width), min(y0 + s, height)
-    if (xa, ya, xb, yb) == (x0, y0, x0 + s, y0 + s):  # inside the image: read in place, no copy
-        patch = image[ya:yb, xa:xb]
-    else:
-        patch = np.full((s, s, 3), PAD_VALUE, np.uint8)
-        if xb > xa and yb > ya:
-            patch[ya - y0:yb - y0, xa - x0:xb - x0] = image[ya:yb, xa:xb]
+    patch = window(image, x0, y0, x0 + s, y0 + s)
     interpolation = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
     return cv2.resize(patch, (size, size), interpolation=interpolation)
 

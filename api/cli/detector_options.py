@@ -40,5 +40,6 @@ def detector_from(args: argparse.Namespace, conf: float) -> Detector:
     return Detector(args.model, threads=args.threads, conf=conf, face_model=args.face_model,
                     faces=not args.no_faces, views=getattr(args, "views", 1),
                     second_looks={name: getattr(args, f"{name}_model") for name in SECOND_LOOK_FACES},
-                    box_model=getattr(args, "box_model", None), refine=not getattr(args, "no_refine", True))
+                    box_model=getattr(args, "box_model", None),
+                    refine=not getattr(args, "no_refine", True))  # none loaded for `mcr scan`, whose boxes stay as drawn
 
