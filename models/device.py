@@ -21,11 +21,15 @@ gets on a machine without a GPU (the training-smoke environment of ``.ci/run``).
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +48,9 @@ WHEELS = ("ultralytics==8.4.190", "ultralytics-thop==2.2.3")  # what the train e
 QUALITIES = (90, 80, 75, 70, 60, 50)  # WebP qualities tried for the real photos, best first, until they fit
 FACE_QUALITY = 85  # WebP quality of the carried faces (2.2 MB for the 19 training styles of session 11)
 VAL_PHOTOS = 40  # carried photos Ultralytics' last-epoch validation reads there (the held-out are read here)
+RESERVE = 45.0  # seconds a run keeps after training for Ultralytics' last validation, its saving and the compaction
+ABSENT_THERE = ("polars", "ultralytics_platform", "fastapi", "pydantic", "starlette", "uvicorn", "onnxslim")
+# ^ in the train venv but not on the lent machine (KINDS.md's list): `run --smoke` hides them, as it is there
 
 
 def one_per_source(images: list[Path]) -> list[Path]:
@@ -160,27 +167,70 @@ def scenes(synthetic: dict[str, Any], styles: tuple[str, ...]) -> None:
     print(f"{synthetic['images']} scenes, {tiles} tiles labelled, in {len(styles)} styles -> {job.out}", flush=True)
 
 
-def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: Path = ROOT / "data" / "device") -> Path:
+def results_csv(trainer: Any) -> dict[str, list[float]]:
+    """Ultralytics' `BaseTrainer.read_results_csv` (the epochs so far, put in every checkpoint it saves)
+    without polars, which the lent machine lacks."""
+    try:
+        with open(trainer.csv, newline="") as f:
+            rows = list(csv.DictReader(f, skipinitialspace=True))
+    except OSError:
+        return {}
+    return {key.strip(): [float(row[key]) for row in rows] for key in rows[0]} if rows else {}
+
+
+def deadline_callback(deadline: float):  # noqa: ANN201 - Ultralytics callback
+    """Ultralytics' ``time`` (hours of training) set as training starts, so that the run ends by ``deadline``
+    (a `time.time()`) with `RESERVE` to spare, however long rendering and caching took; a minute at least."""
+
+    def start(trainer: Any) -> None:
+        trainer.args.time = max(60.0, deadline - time.time() - RESERVE) / 3600
+        print(f"training for {trainer.args.time * 60:.1f} min, to end by the deadline", flush=True)
+
+    return start
+
+
+@contextmanager
+def hidden(names: tuple[str, ...]) -> Iterator[None]:
+    """Within it, importing any of ``names`` fails as where they are not installed; restored after."""
+    before = {name: sys.modules.get(name) for name in names}
+    sys.modules.update(dict.fromkeys(names))
+    try:
+        yield
+    finally:
+        for name, module in before.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+
+
+def run(carried: Path, out: Path, recipe_path: Path, smoke: bool = False, work: Path = ROOT / "data" / "device",
+        seconds: float | None = None) -> Path:
     """On the lent machine: unpack, render, train, and leave what comes back in ``out``; returns the
-    compact checkpoint. ``smoke``: the whole path on a CPU in a minute (few scenes, small images, one
-    epoch)."""
+    compact checkpoint. ``seconds``: the whole run's length, training cut to fit (default: the recipe's
+    ``time``). ``smoke``: the whole path on a CPU in a minute (few scenes, small images, one epoch), with
+    the packages the lent machine lacks hidden."""
+    deadline = time.time() + seconds if seconds else None
     recipe = json.loads(recipe_path.read_text())
     os.environ["MCR_LENS_CACHE"] = str(work / "cache")  # the carried faces only, never a local cache's
     if smoke:
         recipe["data"]["synthetic"].update(folder=str(work / "synth-smoke"), images=8)
         recipe.update(device="cpu", torch_threads=2)
         recipe["train"].update(imgsz=128, epochs=1, batch=4, workers=0, time=None, cache=False)
-    offline_ultralytics(work / "yolo_config")
-    from ultralytics.engine import trainer
+    with hidden(ABSENT_THERE if smoke else ()):
+        offline_ultralytics(work / "yolo_config")
+        from ultralytics.engine import trainer
 
-    trainer.check_amp = lambda model: True  # its check downloads a model to compare with; offline, trust AMP
-    scenes(recipe["data"]["synthetic"], unpack_faces(carried / "faces"))
-    real_dataset(carried / "real", work)
-    run_dir = train(recipe, data_yaml_for(recipe, work), work, resume=False, init=stage_weights(recipe))
-    compact(run_dir / "weights" / "last.pt", out / "last.pt")
-    for name in ("results.csv", "args.yaml"):
-        if (run_dir / name).exists():
-            shutil.copy(run_dir / name, out / name)
+        trainer.check_amp = lambda model: True  # its check downloads a model to compare with; offline, trust AMP
+        trainer.BaseTrainer.read_results_csv = results_csv
+        scenes(recipe["data"]["synthetic"], unpack_faces(carried / "faces"))
+        real_dataset(carried / "real", work)
+        more = {"on_train_start": deadline_callback(deadline)} if deadline else None
+        run_dir = train(recipe, data_yaml_for(recipe, work), work, resume=False, init=stage_weights(recipe), more=more)
+        compact(run_dir / "weights" / "last.pt", out / "last.pt")
+        for name in ("results.csv", "args.yaml"):
+            if (run_dir / name).exists():
+                shutil.copy(run_dir / name, out / name)
     return out / "last.pt"
 
 
@@ -196,11 +246,12 @@ def main(argv: list[str] | None = None) -> int:
     running.add_argument("--out", type=Path, required=True, help="where the checkpoint and results go ($OUT)")
     running.add_argument("--recipe", type=Path, default=GPU_RECIPE)
     running.add_argument("--smoke", action="store_true", help="a minute on the CPU: checks the path, trains nothing")
+    running.add_argument("--seconds", type=float, help="end the whole run within this many seconds (training cut to fit)")
     args = parser.parse_args(argv)
     if args.command == "pack":
         print(json.dumps(pack(args.out, args.real)))
     else:
-        run(args.carry, args.out, args.recipe, args.smoke)
+        run(args.carry, args.out, args.recipe, args.smoke, seconds=args.seconds)
     return 0
 
 

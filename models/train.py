@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,10 +95,10 @@ def data_yaml_for(recipe: dict[str, Any], work: Path) -> Path:
     if not (folder / "images").is_dir():
         raise SystemExit(f"{folder}/images missing: generate the scenes first with `{synthetic['command']}`")
     mix = work / "mix.yaml"
-    mix.write_text(
-        f"train:\n  - {(real / 'images' / 'train').resolve()}\n  - {(folder / 'images').resolve()}\n"
-        f"val: {(real / 'images' / 'val').resolve()}\n{names_yaml()}"
-    )
+    repeat = recipe["data"]["real"].get("repeat", 1)  # the real photos listed that many times: their weight in the mix
+    folders = [(real / "images" / "train").resolve()] * repeat + [(folder / "images").resolve()]
+    mix.write_text("train:\n" + "".join(f"  - {f}\n" for f in folders)
+                   + f"val: {(real / 'images' / 'val').resolve()}\n{names_yaml()}")
     return mix
 
 
@@ -205,14 +206,16 @@ def transforms_callback(ours: list[Any]):  # noqa: ANN201 - Ultralytics callback
     return setup
 
 
-def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, init: Path | None) -> Path:
-    """Train (or resume) and return the run folder; ``init`` is a checkpoint to start from (None: random)."""
+def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, init: Path | None,
+          more: dict[str, Callable[[Any], None]] | None = None) -> Path:
+    """Train (or resume) and return the run folder; ``init`` is a checkpoint to start from (None: random);
+    ``more``: Ultralytics callbacks by event, beside the recipe's own."""
     from ultralytics import YOLO
 
     run_dir = work / "runs" / recipe["name"]
     last = run_dir / "weights" / "last.pt"
     threads = thread_callback(recipe["torch_threads"], recipe["train"]["workers"])
-    callbacks = {"on_pretrain_routine_start": threads}
+    callbacks = {"on_pretrain_routine_start": threads, **(more or {})}
     if ours := photo_transforms(recipe):
         callbacks["on_pretrain_routine_end"] = transforms_callback(ours)
     if resume and last.exists():

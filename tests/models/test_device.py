@@ -1,12 +1,27 @@
 """What `models.device pack` carries to a lent GPU machine: one copy of each real photo, within the budget
 the working tree leaves (the run there is smoke-tested in tests/models/test_training_smoke.py)."""
 
+import sys
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
+import pytest
 
-from models.device import CARRY_NEEDS, QUALITIES, TRAVELS, carry_budget, one_per_source, pack_photos
+from models.device import (
+    CARRY_NEEDS,
+    QUALITIES,
+    RESERVE,
+    TRAVELS,
+    carry_budget,
+    deadline_callback,
+    hidden,
+    one_per_source,
+    pack_photos,
+    results_csv,
+)
 
 
 def photos(folder: Path, names: list[str]) -> list[Path]:
@@ -53,3 +68,27 @@ def test_the_working_tree_leaves_room_for_every_real_photo() -> None:
     """Each weights file committed shrinks what the GPU run can carry: at 5 MB left (session 22's tree) it
     took 46 of the 406 real sources at WebP 50. Superseded weights belong in git history, not the tree."""
     assert carry_budget() >= CARRY_NEEDS, "the working tree is too big for the GPU run's photos (models.device)"
+
+
+def test_training_is_cut_to_end_by_the_deadline_with_the_reserve_to_spare() -> None:
+    trainer = SimpleNamespace(args=SimpleNamespace(time=0.1))
+    deadline_callback(time.time() + 600)(trainer)
+    assert abs(trainer.args.time * 3600 - (600 - RESERVE)) < 2
+    deadline_callback(time.time() + 10)(trainer)  # rendering overran: still a minute of training
+    assert trainer.args.time * 3600 == 60
+
+
+def test_the_results_so_far_are_read_without_polars(tmp_path: Path) -> None:
+    """What Ultralytics puts in each checkpoint, read where polars is missing (the lent machine)."""
+    csv_file = tmp_path / "results.csv"
+    trainer = SimpleNamespace(csv=csv_file)
+    assert results_csv(trainer) == {}
+    csv_file.write_text("epoch,train/box_loss, lr/pg0\n1,1.25,0.001\n2,1.0,0.0005\n")
+    with hidden(("polars",)):
+        assert results_csv(trainer) == {"epoch": [1.0, 2.0], "train/box_loss": [1.25, 1.0], "lr/pg0": [0.001, 0.0005]}
+
+
+def test_hidden_modules_fail_to_import_and_come_back_after() -> None:
+    with hidden(("json", "no_such_module_here")), pytest.raises(ImportError):
+        import json  # noqa: F401
+    assert sys.modules["json"].dumps([1]) == "[1]" and "no_such_module_here" not in sys.modules

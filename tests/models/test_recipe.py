@@ -51,6 +51,10 @@ def test_synthetic_mix_lists_both_training_folders_and_validates_on_real(tmp_pat
     assert f"  - {(tmp_path / 'real' / 'images' / 'train').resolve()}\n  - {(synth / 'images').resolve()}\n" in text
     assert f"val: {(tmp_path / 'real' / 'images' / 'val').resolve()}\n" in text
     assert "  42: 'back'\n" in text
+    plan["data"]["real"]["repeat"] = 3  # the real photos weighed three times: listed three times
+    text = data_yaml_for(plan, tmp_path).read_text()
+    assert text.count(f"  - {(tmp_path / 'real' / 'images' / 'train').resolve()}\n") == 3
+    assert text.count(f"  - {(synth / 'images').resolve()}\n") == 1
 
 
 def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path: Path) -> None:
