@@ -23,7 +23,7 @@ from scoring.tiles import CLASS_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe.json"  # the first stage: from the riichi model, real photos only
-SHIPPED = ROOT / "models" / "recipe-mix8.json"  # the shipped detector's last stage (model card, "Session 24")
+SHIPPED = ROOT / "models" / "recipe-mix9.json"  # the shipped detector's last stage (model card, "Session 27")
 REAL_PHOTOS = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 
 

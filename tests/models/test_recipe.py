@@ -69,7 +69,7 @@ def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path
 def test_the_shipped_stage_continues_committed_weights_and_never_flips() -> None:
     shipped = json.loads(SHIPPED.read_text())
     assert shipped["augmentation"]["fliplr"] == 0.0 and shipped["augmentation"]["flipud"] == 0.0
-    assert stage_weights(shipped) == ROOT / "models" / "mcr-tiles-mix5.pt"  # in git: a clean checkout has it
+    assert stage_weights(shipped) == ROOT / "models" / "mcr-tiles-gpu1.pt"  # in git: a clean checkout has it
     assert stage_weights(recipe()) is None  # the first stage starts from the riichi model
     with pytest.raises(SystemExit, match="missing.pt: the weights recipe x continues are missing"):
         stage_weights({"name": "x", "init": {"from": "somewhere", "weights": "models/missing.pt"}})
