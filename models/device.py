@@ -9,9 +9,9 @@ carried folders, 64 MiB in all, most of it the repository (its models). So:
   (the held-out ones are not in ``data/real/images/train``), as WebP (a third smaller than JPEG at a like
   quality: 27 KB a 640-px photo at 75), re-encoded to fit what the working tree leaves (`carry_budget`);
 - ``python -m models.device run --out $OUT`` (there) unpacks them, renders the recipe's synthetic scenes on
-  the machine's cores, trains the recipe (``models/recipe-gpu.json``: the shipped detector continued at 640 px) on the
+  the machine's cores, trains the recipe (``models/recipe-gpu3.json``: the shipped detector continued at 640 px) on the
   GPU and leaves the compact checkpoint ``last.pt``, ``results.csv`` and ``args.yaml`` in ``--out``;
-- back here, ``python -m models.export <files_at>/last.pt --recipe models/recipe-gpu.json`` and
+- back here, ``python -m models.export <files_at>/last.pt --recipe models/recipe-gpu3.json`` and
   ``mcr eval`` as for any stage (model card, "Training on a lent GPU").
 
 ``run --smoke`` does the same on the CPU with a few photos, scenes and batches: the check this module
@@ -40,7 +40,7 @@ from models.real_data import source_name
 from models.train import ROOT, data_yaml_for, offline_ultralytics, stage_weights, train
 
 CARRY = ROOT / "carry"
-GPU_RECIPE = ROOT / "models" / "recipe-gpu.json"
+GPU_RECIPE = ROOT / "models" / "recipe-gpu3.json"  # the next lent GPU's stage (recipe-gpu.json: session 27's)
 TRAVELS = 64 * 2**20  # bytes the working tree and the carried folders may take together
 MARGIN = 1_000_000  # bytes left free under that: the tree may grow a little before the call
 CARRY_NEEDS = 18_000_000  # bytes of the carried folder with every real training source at WebP 80 (17.7 MB, session 23)
