@@ -169,13 +169,14 @@ def scenes(synthetic: dict[str, Any], styles: tuple[str, ...]) -> None:
 
 def results_csv(trainer: Any) -> dict[str, list[float]]:
     """Ultralytics' `BaseTrainer.read_results_csv` (the epochs so far, put in every checkpoint it saves)
-    without polars, which the lent machine lacks."""
+    without polars, which the lent machine lacks; like it, {} for a file it cannot read rather than a run
+    stopped at a checkpoint."""
     try:
         with open(trainer.csv, newline="") as f:
-            rows = list(csv.DictReader(f, skipinitialspace=True))
-    except OSError:
+            header, *rows = csv.reader(f, skipinitialspace=True)
+        return {key.strip(): [float(row[i]) for row in rows] for i, key in enumerate(header)} if rows else {}
+    except (OSError, ValueError, IndexError):  # no file, no header, a field missing or not a number
         return {}
-    return {key.strip(): [float(row[key]) for row in rows] for key in rows[0]} if rows else {}
 
 
 def deadline_callback(deadline: float):  # noqa: ANN201 - Ultralytics callback

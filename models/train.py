@@ -214,19 +214,16 @@ def train(recipe: dict[str, Any], data_yaml: Path, work: Path, resume: bool, ini
 
     run_dir = work / "runs" / recipe["name"]
     last = run_dir / "weights" / "last.pt"
-    threads = thread_callback(recipe["torch_threads"], recipe["train"]["workers"])
-    callbacks = {"on_pretrain_routine_start": threads, **(more or {})}
+    callbacks = [("on_pretrain_routine_start", thread_callback(recipe["torch_threads"], recipe["train"]["workers"])),
+                 *(more or {}).items()]  # a list: Ultralytics runs every callback of an event, none replaces another
     if ours := photo_transforms(recipe):
-        callbacks["on_pretrain_routine_end"] = transforms_callback(ours)
+        callbacks.append(("on_pretrain_routine_end", transforms_callback(ours)))
+    model = YOLO(str(last)) if resume and last.exists() else YOLO(str(init) if init else recipe["architecture"])
+    for event, callback in callbacks:
+        model.add_callback(event, callback)
     if resume and last.exists():
-        model = YOLO(str(last))
-        for event, callback in callbacks.items():
-            model.add_callback(event, callback)
         model.train(resume=True)
         return run_dir
-    model = YOLO(str(init) if init else recipe["architecture"])
-    for event, callback in callbacks.items():
-        model.add_callback(event, callback)
     model.train(
         data=str(data_yaml),
         project=str(run_dir.parent),

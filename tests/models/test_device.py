@@ -86,6 +86,9 @@ def test_the_results_so_far_are_read_without_polars(tmp_path: Path) -> None:
     csv_file.write_text("epoch,train/box_loss, lr/pg0\n1,1.25,0.001\n2,1.0,0.0005\n")
     with hidden(("polars",)):
         assert results_csv(trainer) == {"epoch": [1.0, 2.0], "train/box_loss": [1.25, 1.0], "lr/pg0": [0.001, 0.0005]}
+    for broken in ("", "epoch,train/box_loss\n1,\n", "epoch,train/box_loss\n1\n"):  # empty, a blank, a field short
+        csv_file.write_text(broken)
+        assert results_csv(trainer) == {}  # as Ultralytics' own reader gives, not a run stopped at its checkpoint
 
 
 def test_hidden_modules_fail_to_import_and_come_back_after() -> None:
