@@ -59,8 +59,9 @@ def turned_edges(edges: np.ndarray, turns: int) -> np.ndarray:
 
 
 def region_view(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
-    """The region of ``box`` (`regions`) warped to a ``size`` square, grey beyond the photo. A region more
-    than twice the view's side is shrunk by area first, so a 12-MP photo's tile does not alias."""
+    """The region of ``box`` (`regions`) warped to a ``size`` square, grey beyond the photo: the region's
+    left edge on the view's left edge, its right on the right, whatever the scale. A region more than twice the
+    view's side is shrunk by area first, so a 12-MP photo's tile does not alias."""
     rx, ry, rw, rh = (float(v) for v in regions(box)[0])
     sx, sy = size / rw, size / rh
     if min(sx, sy) < 0.5:
@@ -71,6 +72,8 @@ def region_view(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
         matrix = np.array([[sx / kx, 0, (x0 - rx) * sx], [0, sy / ky, (y0 - ry) * sy]], np.float32)
     else:
         matrix = np.array([[sx, 0, -rx * sx], [0, sy, -ry * sy]], np.float32)
+    # The matrix maps pixel edges (a pixel i spans i to i + 1); warpAffine maps pixel centres (i + 0.5)
+    matrix[:, 2] += 0.5 * matrix[:, :2].diagonal() - 0.5
     return cv2.warpAffine(image, matrix, (size, size), flags=cv2.INTER_LINEAR, borderValue=(PAD_VALUE,) * 3)
 
 

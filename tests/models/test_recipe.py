@@ -146,15 +146,19 @@ def test_the_shipped_face_reader_is_the_recipes_and_continues_committed_weights(
 
 def test_the_shipped_box_refiner_is_the_recipes_and_continues_committed_weights() -> None:
     """`models/recipe-boxes.json` records the refiner shipped as `models/mcr-boxes.onnx`: `mcr train --boxes`
-    reproduces it from a clean checkout (its ``init``, run 1's weights, committed; run 1's own recipe beside it)
-    plus ../shared."""
+    reproduces it from a clean checkout (its ``init``, an earlier run's weights, committed with that run's own
+    recipe beside them, back to a run from scratch) plus ../shared."""
     from models import boxes
     from vision.boxes import BoxRefiner
     from vision.faces import default_face_model_path
 
     plan = json.loads(boxes.RECIPE.read_text())
-    first = json.loads((ROOT / "models" / "recipe-boxes-run1.json").read_text())
-    assert (ROOT / plan["init"]).is_file() and plan["init"] == f"models/{first['model']}.pt"
-    assert "init" not in first and first["channels"] == plan["channels"] and first["size"] == plan["size"]
+    step = plan
+    while "init" in step:
+        weights = ROOT / step["init"]
+        earlier = json.loads((ROOT / "models" / f"recipe-boxes-{weights.stem.removeprefix('mcr-boxes-')}.json").read_text())
+        assert weights.is_file() and step["init"] == f"models/{earlier['model']}.pt"
+        assert earlier["channels"] == plan["channels"] and earlier["size"] == plan["size"]
+        step = earlier
     shipped = BoxRefiner(default_face_model_path("mcr-boxes.onnx"))
     assert shipped.version == plan["version"] and shipped.size == plan["size"]  # and it learned today's regions

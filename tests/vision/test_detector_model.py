@@ -317,4 +317,5 @@ def test_the_box_refiner_draws_boxes_closer_to_the_held_out_labels(detector: Det
     refined, boxes = met["refined"], met["drawn"]  # measured (session 26, 1,390 tiles): over 0.5 1,247 / 1,251,
     # over 0.75 581 / 540, over 0.85 201 / 182
     # (session 27, detector stage 9: over 0.5 1,270 / 1,257, over 0.75 569 / 474, over 0.85 191 / 172)
+    # (session 28, refiner run 3: over 0.5 1,272 / 1,257, over 0.75 592 / 474, over 0.85 194 / 172)
     assert refined[0] >= boxes[0] - 10 and refined[1] >= boxes[1] + 20 and refined[2] >= boxes[2] + 8, met
