@@ -285,5 +285,14 @@ STYLES: tuple[FontStyle, ...] = (
     FontStyle("kouzan-c", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f2ecdc", ink="#222a44", red="#b0141c", green="#1e6233",
                                                variant=3), scale=1.3),
+    # A sans-serif face (heiti), as printed on many machine-table sets: glyphs without brush strokes, in the four
+    # drawings, so that a character is known by its strokes' layout rather than by a brush
+    FontStyle("noto-sans", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",
+              Palette(ground="#f5f3ea", ink="#161616", red="#c4161c", green="#10713b", blue="#1b3a8a")),
+    FontStyle("noto-sans-b", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",
+              Palette(ground="#faf7ee", ink="#23233a", red="#b3121f", green="#1a7a44", blue="#22408f", variant=2,
+                      digits="Noto Sans CJK TC", season_numerals=True, five="五")),
+    FontStyle("noto-sans-c", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",
+              Palette(ground="#efece2", ink="#1a1a1a", red="#c21b25", green="#186c36", blue="#1a1a1a", variant=3)),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)

@@ -90,6 +90,17 @@ def measure(detector: Detector, condition: str = "as-shot") -> Counter[str]:
     return tally
 
 
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The models a figure is measured with (default: the shipped ones), so that a candidate is measured as shipped."""
+    parser.add_argument("--model", help="ONNX detector (default: the shipped one)")
+    parser.add_argument("--face-model", help="ONNX face reader (default: the shipped one)")
+    parser.add_argument("--flower-model", help="ONNX reader of the flowers and seasons (default: the shipped one)")
+
+
+def detector_from(args: argparse.Namespace) -> Detector:
+    return Detector(args.model, face_model=args.face_model, second_looks={"flowers": args.flower_model})
+
+
 def points(hand: Hand) -> tuple[object, ...]:
     """The fans (ids and counts) and total a hand scores, in the situation `measure` reads photos in."""
     scored = score(hand).to_json()
@@ -127,9 +138,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--condition", "--light", choices=CONDITIONS, default="as-shot",
                         help="relight or blur the photos (default as shot)")
-    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
+    add_model_arguments(parser)
     args = parser.parse_args()
-    t = measure(Detector(args.model), args.condition)
+    t = measure(detector_from(args), args.condition)
     print(f"{args.condition}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "

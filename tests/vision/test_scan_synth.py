@@ -13,7 +13,7 @@ import pytest
 from datasets import faces
 from datasets.scenes import Renderer
 from scoring import Hand, Situation
-from tests.vision.test_scan_real import points
+from tests.vision.test_scan_real import add_model_arguments, detector_from, points
 from vision.detector import Detector, default_model_path
 from vision.scan import scan
 
@@ -58,9 +58,9 @@ def test_rendered_hands_in_held_out_styles_give_a_hand_or_a_doubt() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=200)
-    parser.add_argument("--model", help="ONNX model (default: the shipped one)")
+    add_model_arguments(parser)
     args = parser.parse_args()
-    t = measure(Detector(args.model), args.n)
+    t = measure(detector_from(args), args.n)
     print(f"{t['scenes']} rendered hand scenes in held-out styles, {t['readable']} with every face shown: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and points) "
           f"on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%})")
