@@ -285,8 +285,8 @@ STYLES: tuple[FontStyle, ...] = (
     FontStyle("kouzan-c", "KouzanBrushFont", FONTS / "truetype/kouzan-mouhitsu/kouzan-mouhitsu.ttf",
               "fonts-kouzan-mouhitsu", Palette(ground="#f2ecdc", ink="#222a44", red="#b0141c", green="#1e6233",
                                                variant=3), scale=1.3),
-    # A sans-serif face (heiti), as printed on many machine-table sets: glyphs without brush strokes, in the four
-    # drawings, so that a character is known by its strokes' layout rather than by a brush
+    # A sans-serif face (heiti), as printed on many machine-table sets: glyphs without brush strokes, in three of the
+    # four drawings, so that a character is known by its strokes' layout rather than by a brush
     FontStyle("noto-sans", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",
               Palette(ground="#f5f3ea", ink="#161616", red="#c4161c", green="#10713b", blue="#1b3a8a")),
     FontStyle("noto-sans-b", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",

@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import pytest
 
+from api.cli.detector_options import add_model_arguments, detector_from
 from models.real_data import class_map, read_labels, source_name
 from models.train import streak
 from scoring import Hand, Situation, score
@@ -68,7 +69,7 @@ def _curve(image: np.ndarray, gamma: float, level: float) -> np.ndarray:
     return np.clip((image / 255.0) ** gamma * 255 * level, 0, 255).astype(np.uint8)
 
 
-def measure(detector: Detector, condition: str = "as-shot") -> Counter[str]:
+def measure(detector: Detector, condition: str = "as-shot", all_sides: bool = False) -> Counter[str]:
     mapping = class_map(REAL / "classes.tsv")
     tally: Counter[str] = Counter()
     for path in held_out_hands():
@@ -76,7 +77,7 @@ def measure(detector: Detector, condition: str = "as-shot") -> Counter[str]:
         boxes = labelled(path, image.shape[1], image.shape[0], mapping)
         truth = read_hand(boxes).hand
         tally["photos"] += 1
-        result = scan(CONDITIONS[condition](image), detector, Situation())
+        result = scan(CONDITIONS[condition](image), detector, Situation(), all_sides=all_sides)
         assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
         faces, read = Counter(t.code for t in boxes.tiles), Counter(t.code for t in result.detections.tiles)
         tally["tiles"] += sum(faces.values())
@@ -88,17 +89,6 @@ def measure(detector: Detector, condition: str = "as-shot") -> Counter[str]:
         # what a referee needs: the same fans and points (a flower read as another flower scores alike)
         tally["scored_alike"] += result.hand is not None and points(result.hand) == points(truth)
     return tally
-
-
-def add_model_arguments(parser: argparse.ArgumentParser) -> None:
-    """The models a figure is measured with (default: the shipped ones), so that a candidate is measured as shipped."""
-    parser.add_argument("--model", help="ONNX detector (default: the shipped one)")
-    parser.add_argument("--face-model", help="ONNX face reader (default: the shipped one)")
-    parser.add_argument("--flower-model", help="ONNX reader of the flowers and seasons (default: the shipped one)")
-
-
-def detector_from(args: argparse.Namespace) -> Detector:
-    return Detector(args.model, face_model=args.face_model, second_looks={"flowers": args.flower_model})
 
 
 def points(hand: Hand) -> tuple[object, ...]:
@@ -138,9 +128,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--condition", "--light", choices=CONDITIONS, default="as-shot",
                         help="relight or blur the photos (default as shot)")
-    add_model_arguments(parser)
+    add_model_arguments(parser, views=False)  # the models as `mcr scan` takes them
     args = parser.parse_args()
-    t = measure(detector_from(args), args.condition)
+    t = measure(detector_from(args, conf=0.25), args.condition, args.all_sides)
     print(f"{args.condition}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "

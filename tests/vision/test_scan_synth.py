@@ -10,17 +10,18 @@ from collections import Counter
 
 import pytest
 
+from api.cli.detector_options import add_model_arguments, detector_from
 from datasets import faces
 from datasets.scenes import Renderer
 from scoring import Hand, Situation
-from tests.vision.test_scan_real import add_model_arguments, detector_from, points
+from tests.vision.test_scan_real import points
 from vision.detector import Detector, default_model_path
 from vision.scan import scan
 
 SEED = 11
 
 
-def measure(detector: Detector, n: int, size: int = 1600) -> Counter[str]:
+def measure(detector: Detector, n: int, size: int = 1600, all_sides: bool = False) -> Counter[str]:
     """Exact hands over ``n`` rendered hand scenes (those with every tile's face visible)."""
     renderer = Renderer(faces.HELD_OUT, ("hand",), size=size)
     tally: Counter[str] = Counter()
@@ -35,7 +36,7 @@ def measure(detector: Detector, n: int, size: int = 1600) -> Counter[str]:
         if all_down:
             continue
         tally["readable"] += 1
-        result = scan(scene.image, detector, Situation())
+        result = scan(scene.image, detector, Situation(), all_sides=all_sides)
         assert result.hand is not None or any(d.kind == "impossible" for d in result.doubts)
         tally["exact"] += result.hand == truth
         tally["scored_alike"] += result.hand is not None and points(result.hand) == points(truth)
@@ -58,9 +59,9 @@ def test_rendered_hands_in_held_out_styles_give_a_hand_or_a_doubt() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=int, default=200)
-    add_model_arguments(parser)
+    add_model_arguments(parser, views=False)  # the models as `mcr scan` takes them
     args = parser.parse_args()
-    t = measure(detector_from(args), args.n)
+    t = measure(detector_from(args, conf=0.25), args.n, all_sides=args.all_sides)
     print(f"{t['scenes']} rendered hand scenes in held-out styles, {t['readable']} with every face shown: "
           f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and points) "
           f"on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%})")
