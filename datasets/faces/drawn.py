@@ -294,5 +294,20 @@ STYLES: tuple[FontStyle, ...] = (
                       digits="Noto Sans CJK TC", season_numerals=True, five="五")),
     FontStyle("noto-sans-c", "Noto Sans CJK TC", FONTS / "opentype/noto/NotoSansCJK-Regular.ttc", "fonts-noto-cjk",
               Palette(ground="#efece2", ink="#1a1a1a", red="#c21b25", green="#186c36", blue="#1a1a1a", variant=3)),
+    # Five more faces, one drawing each: rounded (yuanti), bold heiti, fangsong, mingti and another heiti, so that
+    # the brush, stroke weight and stroke ends a reader sees vary more than the kai and serif faces above allow
+    FontStyle("cwtex-yen", "cwTeXYen", FONTS / "truetype/cwtex/cwyen.ttf", "fonts-cwtex-yen",
+              Palette(ground="#f6f2e6", ink="#14213d", red="#c3161f", green="#167040", blue="#14213d"), scale=1.3),
+    FontStyle("cwtex-heib", "cwTeXHeiBold", FONTS / "truetype/cwtex/cwheib.ttf", "fonts-cwtex-heib",
+              Palette(ground="#fbf9f1", ink="#121212", red="#b7121d", green="#0f6a35", blue="#1c3f94", variant=2,
+                      digits="cwTeXHeiBold", season_numerals=True, five="五")),
+    FontStyle("cwtex-fs", "cwTeXFangSong", FONTS / "truetype/cwtex/cwfs.ttf", "fonts-cwtex-fs",
+              Palette(ground="#f1ede0", ink="#202a50", red="#c0202a", green="#1f6e36", blue="#202a50", variant=3)),
+    FontStyle("cwtex-ming", "cwTeXMing", FONTS / "truetype/cwtex/cwming.ttf", "fonts-cwtex-ming",
+              Palette(ground="#f9f6ea", ink="#1a1a1a", red="#cc1c24", green="#14703c", blue="#223f8a", variant=1,
+                      digits="DejaVu Serif", season_numerals=True)),
+    FontStyle("wqy-zenhei", "WenQuanYi Zen Hei", FONTS / "truetype/wqy/wqy-zenhei.ttc", "fonts-wqy-zenhei",
+              Palette(ground="#eeebe0", ink="#2a2a2a", red="#b5141c", green="#227a3e", blue="#173a84", variant=1,
+                      five="五")),
 )
 SOURCES: tuple[FaceSource, ...] = tuple(style.source() for style in STYLES)
