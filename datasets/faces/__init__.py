@@ -31,15 +31,20 @@ def group(name: str) -> tuple[FaceSource, ...]:
     return tuple(s for s in SOURCES if name == "all" or (s.name in HELD_OUT) == (name == "held-out"))
 
 
+def apt_packages(sources: tuple[FaceSource, ...] | None = None) -> str:
+    """The Debian packages that install ``sources`` (default every known style) and render them: what
+    ``.ci/run`` installs, so that a style added here is installed there too."""
+    return " ".join([*sorted({s.package for s in (SOURCES if sources is None else sources)}), "librsvg2-bin"])
+
+
 def missing_report() -> str:
     """One line per missing style and the command that installs all of them ('' when none is missing)."""
-    missing = [s for s in SOURCES if not s.installed]
+    missing = tuple(s for s in SOURCES if not s.installed)
     if not missing:
         return ""
-    packages = " ".join(sorted({s.package for s in missing}))
     lines = [f"tile style {s.name} is not installed (Debian package {s.package})" for s in missing]
-    return "\n".join([*lines, f"to add them: apt-get install {packages} librsvg2-bin"])
+    return "\n".join([*lines, f"to add them: apt-get install {apt_packages(missing)}"])
 
 
 __all__ = ["BY_NAME", "FACE_CODES", "FACE_H", "FACE_W", "GROUPS", "HELD_OUT", "SOURCES", "FaceSource", "Faces",
-           "cache_root", "group", "installed", "missing_report"]
+           "apt_packages", "cache_root", "group", "installed", "missing_report"]

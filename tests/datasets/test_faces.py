@@ -74,6 +74,7 @@ def test_missing_report_lists_styles_and_the_install_line(monkeypatch: pytest.Mo
     report = faces.missing_report()
     assert "tile style ghost is not installed (Debian package fonts-ghost)" in report
     assert "apt-get install fonts-ghost librsvg2-bin" in report and "here" not in report
+    assert faces.apt_packages() == "fonts-ghost fonts-here librsvg2-bin"  # what .ci/run installs
     monkeypatch.setattr(faces, "SOURCES", (here,))
     assert faces.missing_report() == ""
 
