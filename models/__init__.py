@@ -1,5 +1,7 @@
 """The shipped detector (ONNX + model card) and the recipe that trains it."""
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 # The second-look readers: the faces each reads again (`vision.faces.SECOND_LOOKS`: shipped as
@@ -10,3 +12,14 @@ SECOND_LOOK_RECIPES = {name: Path(__file__).resolve().parent / f"recipe-{name}.j
 # The real photos never trained on (YOLO folder), as `mcr train --prepare-only` builds them: what `mcr eval` and
 # the label check read by default.
 HELD_OUT = Path(__file__).resolve().parent.parent / "data" / "real" / "images" / "val"
+
+
+def measured(measure: Callable[[], None]) -> int:
+    """A measuring script's exit status: 0, or 2 with its error printed (a missing folder, a bad option), no
+    traceback."""
+    try:
+        measure()
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0

@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from datasets.formats.yolo import label_lines
-from models import HELD_OUT
+from models import HELD_OUT, measured
 from models.real_data import CopyMatcher, source_name
 from vision.detector import Detector, load_image
 from vision.evaluation import IOU_THRESHOLDS, Truth, box_iou, read_truth, yolo_pairs
@@ -187,12 +187,7 @@ def main() -> int:
     parser.add_argument("--recentre", type=Path, metavar="DIR", help="also write a new YOLO folder of the photos "
                         "(linked) with their labels re-centred on the copies' median (`recentred`), for mcr eval")
     args = parser.parse_args()
-    try:
-        measure(args.data, None if args.no_detector else Detector(), args.recentre)
-    except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return 0
+    return measured(lambda: measure(args.data, None if args.no_detector else Detector(), args.recentre))
 
 
 if __name__ == "__main__":

@@ -65,6 +65,11 @@ def labelled_hand(truth: Truth) -> Hand | None:
     return read_hand(TileDetections(truth.xyxy, np.ones(len(truth.class_id)), truth.class_id)).hand
 
 
+def read_exactly(sure: TileDetections, truth: Truth) -> bool:
+    """A photo read exactly: the faces read (at the operating confidence) are the labelled faces, as a multiset."""
+    return Counter(t.code for t in sure.tiles) == Counter(TILES[c].code for c in truth.class_id)
+
+
 def box_area(xyxy: np.ndarray) -> np.ndarray:
     """The area of each xyxy box (n × 4)."""
     return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
@@ -181,8 +186,7 @@ class Evaluator:
             if true_code != got_code:
                 self._confusions[(true_code, got_code)] += 1
         if is_hand:
-            exact = Counter(t.code for t in sure.tiles) == Counter(TILES[c].code for c in truth.class_id)
-            self._hands.append((exact, len(truth.class_id), int(sure_hits.sum())))
+            self._hands.append((read_exactly(sure, truth), len(truth.class_id), int(sure_hits.sum())))
 
     def add_scan(self, hand: Hand | None, truth: Truth) -> None:
         """A hand photo's hand as a scan read it (None: no valid hand) against the hand its labels show; a
