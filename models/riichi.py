@@ -7,8 +7,11 @@ Two uses, both at training time only (training venv: torch, ultralytics, onnx, P
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import subprocess
 import sys
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -17,6 +20,9 @@ import numpy as np
 from scoring.tiles import tile
 
 PACKAGE = "mahjong-detector==0.0.6"
+WHEEL_URL = ("https://files.pythonhosted.org/packages/2b/da/e4c538ad0597e65d649786379e33f9f60c25bf29a88ee9526b0400e470e0/"
+             "mahjong_detector-0.0.6-py3-none-any.whl")
+WHEEL_SHA256 = "f47639492a55a1adc64bb1f21c0b33c7412fa37b14ffb3411906532bbfa2313d"  # as PyPI lists it
 # The riichi model's class names in its output order, and our code for each.
 RIICHI_NAMES: tuple[str, ...] = (
     "1m 1p 1s 2m 2p 2s 3m 3p 3s 4m 4p 4s 5m 5p 5s 6m 6p 6s 7m 7p 7s 8m 8p 8s 9m 9p 9s "
@@ -30,16 +36,29 @@ _OURS_TO_RIICHI = {ours: i for i, ours in enumerate(RIICHI_TO_OURS)}
 
 
 def fetch_model(cache: Path) -> Path:
-    """Path of the riichi `model.onnx`, downloaded once from PyPI into ``cache`` (no other network use)."""
+    """Path of the riichi `model.onnx`, downloaded once from PyPI into ``cache`` (no other network use): by pip
+    where this interpreter has it (its index settings apply), else straight from PyPI's file host (a venv made by
+    uv has no pip); either way the wheel must match `WHEEL_SHA256`."""
     target = cache / "mahjong_detector" / "model.onnx"
     if target.exists():
         return target
     cache.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d", str(cache), PACKAGE],
-        check=True,
-    )
-    wheel = next(cache.glob("mahjong_detector-*.whl"))
+    wheel = cache / WHEEL_URL.rsplit("/", 1)[-1]
+    try:
+        if not wheel.exists() and importlib.util.find_spec("pip") is not None:
+            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d",
+                            str(cache), PACKAGE], check=True)
+        if not wheel.exists():
+            partial = wheel.with_suffix(".part")
+            with urllib.request.urlopen(WHEEL_URL, timeout=120) as response:  # a fixed https URL
+                partial.write_bytes(response.read())
+            partial.replace(wheel)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        raise SystemExit(f"could not download {PACKAGE} (the riichi model training starts from): {exc}") from None
+    digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    if digest != WHEEL_SHA256:
+        wheel.unlink()
+        raise SystemExit(f"{wheel.name}: sha256 {digest}, not {PACKAGE}'s {WHEEL_SHA256}; removed, try again")
     with zipfile.ZipFile(wheel) as archive:
         archive.extract("mahjong_detector/model.onnx", cache)
     return target

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from models import recipe_or_exit
 from models.export import set_metadata
 from models.train import ROOT
 from vision.onnxmodel import to_blob
@@ -152,7 +153,7 @@ def command_line(argv: list[str] | None, module: str, doc: str | None, recipe: P
     parser.add_argument("--compact", type=Path, help="default models/<the recipe's model>.pt")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
     args = parser.parse_args(argv)
-    plan = json.loads(args.recipe.read_text())
+    plan = recipe_or_exit(args.recipe, "reader")
     onnx_out = args.onnx or MODELS / f"{plan['model']}.onnx"
     compact_out = args.compact or MODELS / f"{plan['model']}.pt"
     checkpoint = args.work / plan["name"] / "last.pt"

@@ -11,7 +11,6 @@ apart from one ``pip download`` of that riichi model. An interrupted run resumes
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from datasets.formats.yolo import names_yaml
+from models import recipe_or_exit
 from scoring.tiles import CLASS_NAMES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="start from this checkpoint (e.g. models/mcr-tiles.pt), not the recipe's own start")
     parser.add_argument("--prepare-only", action="store_true", help="build the dataset folder and stop")
     args = parser.parse_args(argv)
-    recipe = json.loads(args.recipe.read_text())
+    recipe = recipe_or_exit(args.recipe, "detector")
     offline_ultralytics(args.work / "yolo_config")
 
     from models.real_data import build

@@ -65,10 +65,16 @@ def load_photo(path: str | Path, min_side: int | None = None) -> Photo:
     """A photo file, EXIF-upright, a large JPEG maybe decoded reduced (`decode_photo`); a clear error
     naming the file for anything else."""
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: a folder, not a photo file")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     try:
-        return decode_photo(path.read_bytes(), min_side)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OSError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return decode_photo(data, min_side)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.formats.yolo import read_labels
+from datasets.formats.yolo import check_our_classes, read_labels
 from scoring.hand import Hand
 from scoring.tiles import TILES
 from vision.detections import TileDetections
@@ -41,15 +41,21 @@ def yolo_pairs(root: Path) -> list[tuple[Path, Path]]:
     """(image, label file) pairs of a YOLO folder: ``.../images/...`` beside ``.../labels/...``."""
     if not root.is_dir():
         raise FileNotFoundError(f"{root}: no such folder")
-    pairs = []
+    pairs, roots = [], set()
     for image in sorted(p for p in root.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
         parts = list(image.parts)
         if "images" not in parts:
             continue
-        parts[len(parts) - 1 - parts[::-1].index("images")] = "labels"
+        at = len(parts) - 1 - parts[::-1].index("images")  # the last 'images' folder of the path
+        roots.add(Path(*parts[:at]))
+        parts[at] = "labels"
         pairs.append((image, Path(*parts).with_suffix(".txt")))
     if not pairs:
         raise ValueError(f"{root}: no images under an 'images' folder (expected a YOLO dataset)")
+    if not any(label.is_file() for _, label in pairs):
+        raise ValueError(f"{root}: no label files (expected each image's .txt under a 'labels' folder beside 'images')")
+    for folder in sorted(roots):
+        check_our_classes(folder)
     return pairs
 
 

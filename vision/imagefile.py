@@ -27,6 +27,8 @@ class ImageFileError(ValueError):
 
 
 FORMATS = "JPEG, PNG or WebP"
+MAX_PIXELS = 250_000_000  # the most pixels a photo file is decoded at: over a 200-MP phone camera's, under what a
+# decompression bomb declares (a 60 KB JPEG can claim 60,000 x 60,000, 10 GB decoded); the API sets its own
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
@@ -137,18 +139,35 @@ class Photo:
         return cv2.resize(self.pixels, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
 
 
-def decode_photo(data: bytes, min_side: int | None = None) -> Photo:
+def check_size(header: ImageHeader, max_pixels: int) -> None:
+    """Refuse (`ImageFileError` "too_many_pixels") a file whose header declares more than ``max_pixels``,
+    before decoding allocates them."""
+    if header.width * header.height > max_pixels:
+        raise ImageFileError("too_many_pixels", f"the {header.format} image declares {header.width}x{header.height} "
+                             f"pixels, over the limit of {max_pixels:,}")
+
+
+def decode_photo(data: bytes, min_side: int | None = None, max_pixels: int = MAX_PIXELS) -> Photo:
     """A photo from its file's bytes, EXIF-upright; a JPEG is decoded at the smallest scale (1/8, 1/4,
-    1/2) whose long side is still ``min_side`` pixels or more (None: always whole). ValueError when
-    the bytes are no image we decode.
+    1/2) whose long side is still ``min_side`` pixels or more (None: always whole). ValueError
+    (`ImageFileError`) when the bytes are no image we decode, or declare more than ``max_pixels``.
 
     Decoding from memory refuses a truncated file, where ``imread`` would quietly fill the missing part
     with grey (and the tiles read would describe half a photo)."""
-    buffer = np.frombuffer(data, np.uint8)
     try:
         header = read_header(data)
     except ImageFileError:
-        header = None
+        header = None  # a format the header reader does not know: OpenCV may still decode it
+    if header is not None:
+        check_size(header, max_pixels)
+    try:
+        return _decoded(data, header, min_side)
+    except cv2.error as exc:  # OpenCV's own limits (its pixel cap, a size it cannot allocate)
+        raise ImageFileError("corrupt_image", f"the decoder refused it ({exc.err})") from None
+
+
+def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> Photo:
+    buffer = np.frombuffer(data, np.uint8)
     if min_side and header is not None and header.format == "JPEG":
         w, h = header.width, header.height  # as stored, before the EXIF rotation
         fitting = [(k, flag) for k, flag in _REDUCED_DECODES if max(w, h) // k >= min_side]

@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         if is_hand and not args.no_scan:
             evaluator.add_scan(scan(image, scanner, Situation()).hand, truth)
     report = evaluator.report()
+    if report.instances == 0:
+        raise ValueError(f"{args.data}: its label files hold no tiles; nothing to measure against")
     median_ms = 1000 * sorted(timings)[len(timings) // 2]
     median_cpu_ms = 1000 * sorted(cpu_times)[len(cpu_times) // 2]  # all threads: robust to a busy machine
     if args.json:
@@ -69,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"mAP50 {report.map50:.3f}  mAP50-95 {report.map50_95:.3f}  "
           f"precision {report.precision:.3f}  recall {report.recall:.3f}  (conf >= {args.conf})")
     print(f"tiles located, any face: AP50 {report.located_ap50:.3f}  AP50-95 {report.located_ap50_95:.3f}")
-    if report.hand_photos:
+    if report.hand_tiles:
         print(f"hand photos read exactly: {report.hands_exact}/{report.hand_photos} "
               f"({report.hands_exact / report.hand_photos:.1%}); per-tile accuracy "
               f"{report.hand_tiles_correct}/{report.hand_tiles} ({report.hand_tiles_correct / report.hand_tiles:.1%})")

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from models import SECOND_LOOK_FACES, SECOND_LOOK_RECIPES
+from models import SECOND_LOOK_FACES, SECOND_LOOK_RECIPES, read_recipe
 from models.train import ROOT, SHIPPED
 
 
@@ -45,19 +45,23 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from models.boxes import RECIPE as BOXES_RECIPE
+    from models.faces import RECIPE as FACES_RECIPE
+
     if args.recipe is not None and not args.recipe.is_file():
         raise CliError(f"{args.recipe}: no such recipe file")
-    probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
-    if probe.returncode != 0:
-        raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
     look = next((name for name in SECOND_LOOK_RECIPES if getattr(args, name)), None)
     reader = args.faces or look is not None
     if (reader or args.boxes) and args.prepare_only:
         raise CliError("the readers and the box refiner train from data/real: build it first with --prepare-only alone")
-    recipe = args.recipe or (SECOND_LOOK_RECIPES[look] if look else None)
+    default = SECOND_LOOK_RECIPES[look] if look else FACES_RECIPE if args.faces else BOXES_RECIPE if args.boxes else SHIPPED
+    recipe = args.recipe or default
+    read_recipe(recipe, "reader" if reader or args.boxes else "detector")  # a bad recipe refused before anything runs
+    probe = subprocess.run([args.python, "-c", "import torch, ultralytics"], capture_output=True)
+    if probe.returncode != 0:
+        raise CliError(f"{args.python} lacks torch/ultralytics: `uv sync --extra train`, or pass --python")
     module = "models.faces" if reader else "models.boxes" if args.boxes else "models.train"
-    command = [args.python, "-m", module]
-    command += ["--recipe", str(recipe.resolve())] if recipe is not None else []
+    command = [args.python, "-m", module, "--recipe", str(recipe.resolve())]
     command += ["--fresh"] if args.fresh else []
     command += ["--prepare-only"] if args.prepare_only else []
     return subprocess.run(command, cwd=ROOT).returncode

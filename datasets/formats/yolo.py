@@ -17,6 +17,40 @@ def names_yaml() -> str:
     return f"nc: {len(CLASS_NAMES)}\nnames:\n{names}\n"
 
 
+def declared_names(text: str) -> list[str] | None:
+    """The class names a ``data.yaml`` text lists under ``names:`` (a ``[...]`` list, ``- name`` or ``i: name``
+    lines); None when it lists none."""
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if not line.startswith("names:"):
+            continue
+        rest = line.removeprefix("names:").strip()
+        if rest.startswith("["):
+            return [name.strip().strip("'\"") for name in rest.strip("[]").split(",") if name.strip()]
+        names = []
+        for item in lines[k + 1:]:
+            if not item[:1].isspace() or not item.strip():
+                break
+            value = item.strip().removeprefix("-") if item.strip().startswith("-") else item.split(":", 1)[-1]
+            names.append(value.strip().strip("'\""))
+        return names
+    return None
+
+
+def check_our_classes(root: Path) -> None:
+    """Refuse a YOLO folder whose labels count classes another way than ours: one with the source dataset's
+    ``classes.tsv`` beside it, or whose ``data.yaml`` names other classes (or ours in another order). Scored
+    as ours, such labels give wrong numbers without a word."""
+    if (root / "classes.tsv").is_file():
+        raise ValueError(f"{root}: its labels use the source dataset's class ids (classes.tsv beside them); "
+                         "`mcr train --prepare-only` converts them to ours under data/real")
+    config = root / "data.yaml"
+    names = declared_names(config.read_text(errors="replace")) if config.is_file() else None
+    if names is not None and tuple(names) != CLASS_NAMES:
+        raise ValueError(f"{config}: names {len(names)} classes ({', '.join(names[:5])}, ...), not our "
+                         f"{len(CLASS_NAMES)} in model order ({', '.join(CLASS_NAMES[:5])}, ...)")
+
+
 def data_yaml(root: Path) -> str:
     """The ``data.yaml`` text for a YOLO folder at ``root`` (all images double as the val split)."""
     return f"path: {root.resolve()}\ntrain: images\nval: images\n{names_yaml()}"
@@ -41,7 +75,10 @@ def read_labels(path: Path, width: int, height: int) -> list[tuple[int, Box]]:
             continue
         if len(values) != 5 or not values[0].isdigit() or int(values[0]) >= len(CLASS_NAMES):
             raise ValueError(f"{path}:{number}: expected 'class cx cy w h' with class 0-{len(CLASS_NAMES) - 1}")
-        cls, (cx, cy, w, h) = int(values[0]), (float(v) for v in values[1:])
+        try:
+            cls, (cx, cy, w, h) = int(values[0]), (float(v) for v in values[1:])
+        except ValueError:
+            raise ValueError(f"{path}:{number}: expected numbers for 'cx cy w h', got {line.strip()!r}") from None
         x, y, bw, bh = cx * width, cy * height, w * width, h * height
         out.append((cls, (x - bw / 2, y - bh / 2, x + bw / 2, y + bh / 2)))
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import sys
 import threading
@@ -75,6 +76,14 @@ def encode(ext: str, width: int = 320, height: int = 240) -> bytes:
     ok, data = cv2.imencode(ext, image)
     assert ok
     return data.tobytes()
+
+
+def jpeg_declaring(width: int, height: int) -> bytes:
+    """A real JPEG with its frame header (SOF0) rewritten to claim another size."""
+    data = bytearray(encode(".jpg"))
+    sof = data.find(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
 
 
 def make_client(detector: FakeDetector | None = None, **settings: object) -> TestClient:

@@ -7,7 +7,7 @@ import zlib
 
 import pytest
 
-from tests.api.conftest import LIMIT, FakeDetector, LiveServer, encode, make_client
+from tests.api.conftest import LIMIT, FakeDetector, LiveServer, encode, jpeg_declaring, make_client
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png", ".webp"])
@@ -35,14 +35,6 @@ def _png_declaring(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b"")
 
 
-def _jpeg_declaring(width: int, height: int) -> bytes:
-    """A real JPEG with its frame header (SOF0) rewritten to claim another size."""
-    data = bytearray(encode(".jpg"))
-    sof = data.find(b"\xff\xc0")
-    data[sof + 5:sof + 9] = struct.pack(">HH", height, width)
-    return bytes(data)
-
-
 def _truncated(ext: str) -> bytes:
     data = encode(ext)
     return data[: len(data) * 2 // 3]
@@ -60,7 +52,7 @@ def _corrupt_png() -> bytes:
     (b"%PDF-1.7 this is a document, not a photo", 415, "not_an_image", "not an image"),
     (b"GIF89a" + bytes(100), 415, "not_an_image", "JPEG, PNG or WebP"),
     (_png_declaring(100_000, 100_000), 413, "too_many_pixels", "100000x100000"),
-    (_jpeg_declaring(65_000, 65_000), 413, "too_many_pixels", "65000x65000"),
+    (jpeg_declaring(65_000, 65_000), 413, "too_many_pixels", "65000x65000"),
     (_truncated(".jpg"), 422, "corrupt_image", "truncated"),
     (_truncated(".png"), 422, "corrupt_image", "truncated"),
     (_truncated(".webp"), 422, "corrupt_image", "truncated"),

@@ -5,6 +5,7 @@ for YOLO's data.yaml. Same boxes, same classes, same scores."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,3 +150,16 @@ def test_yolo_names_block_parses_as_our_classes():
     parsed = yaml.safe_load(yolo.names_yaml())
     assert parsed["nc"] == len(CLASS_NAMES)
     assert [parsed["names"][i] for i in range(parsed["nc"])] == list(CLASS_NAMES)
+    assert yolo.declared_names(yolo.data_yaml(Path("/x"))) == list(CLASS_NAMES)
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("nc: 2\nnames: ['1B', \"1C\"]\n", ["1B", "1C"]),
+    ("names:\n  - 1m\n  - '2m'\nnc: 2\n", ["1m", "2m"]),
+    ("names:\n  0: 1m\n  1: '2m'\n\ntrain: images\n", ["1m", "2m"]),
+    ("train: images\nnc: 2\n", None),
+])
+def test_a_data_yaml_names_its_classes_in_any_of_yolos_three_ways(text, names):
+    assert yolo.declared_names(text) == names
+    if names is not None:
+        assert yaml.safe_load(text)["names"] in (names, dict(enumerate(names)))

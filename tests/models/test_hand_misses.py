@@ -58,6 +58,7 @@ def test_a_folder_without_hand_photos_is_a_clear_error(tmp_path: Path, monkeypat
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
     cv2.imwrite(str(tmp_path / "images" / "table.jpg"), np.zeros((32, 32, 3), np.uint8))
+    (tmp_path / "labels" / "table.txt").write_text("0 0.5 0.5 0.2 0.4\n")
     monkeypatch.setattr(sys, "argv", ["hand_misses", "--data", str(tmp_path)])
     assert main() == 2
     assert "no hand photos" in capsys.readouterr().err

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from models import read_recipe
 from models.real_data import is_held_out, source_name
 from models.train import RECIPE, SHIPPED, data_yaml_for, stage_weights
 
@@ -14,11 +15,6 @@ REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "i
 
 def recipe() -> dict:
     return json.loads(RECIPE.read_text())
-
-
-def test_recipe_never_flips() -> None:
-    augmentation = recipe()["augmentation"]
-    assert augmentation["fliplr"] == 0.0 and augmentation["flipud"] == 0.0
 
 
 def test_source_name_groups_augmented_copies() -> None:
@@ -73,6 +69,32 @@ def test_the_shipped_stage_continues_committed_weights_and_never_flips() -> None
     assert stage_weights(recipe()) is None  # the first stage starts from the riichi model
     with pytest.raises(SystemExit, match="missing.pt: the weights recipe x continues are missing"):
         stage_weights({"name": "x", "init": {"from": "somewhere", "weights": "models/missing.pt"}})
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("recipe*.json")), ids=lambda p: p.name)
+def test_every_recorded_recipe_reads_as_its_kind_and_never_flips(path: Path) -> None:
+    kind = "detector" if "real" in json.loads(path.read_text())["data"] else "reader"
+    plan = read_recipe(path, kind)
+    assert plan["augmentation"].get("fliplr", 0.0) == 0.0 and plan["augmentation"].get("flipud", 0.0) == 0.0
+
+
+@pytest.mark.parametrize(("text", "args", "message"), [
+    ("{ not json", [], "not JSON (Expecting property name enclosed in double quotes at line 1, column 3)"),
+    ("[1, 2]", [], "a recipe is a JSON object, not list"),
+    ("{}", [], "not a detector recipe: it lacks name, version, data, augmentation, torch_threads"),
+    ('{"name": "x", "version": "1", "augmentation": {}, "torch_threads": 2, "data": {"real": {}}}', ["--faces"],
+     "not a reader recipe: it lacks data.train, data.val"),
+    ('{"name": "x", "version": "1", "augmentation": {}, "torch_threads": 2, "data": []}', [],
+     "not a detector recipe: it lacks data (an object)"),
+])
+def test_mcr_train_refuses_a_malformed_recipe_before_training(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, args: list[str], message: str) -> None:
+    from api.cli import main
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    assert main(["train", "--recipe", str(bad), *args]) == 2  # whatever the interpreter: checked before its probe
+    assert f"{bad}: {message}" in capsys.readouterr().err
 
 
 def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -162,3 +184,14 @@ def test_the_shipped_box_refiner_is_the_recipes_and_continues_committed_weights(
         step = earlier
     shipped = BoxRefiner(default_face_model_path("mcr-boxes.onnx"))
     assert shipped.version == plan["version"] and shipped.size == plan["size"]  # and it learned today's regions
+
+
+def test_the_riichi_wheel_is_checked_against_its_pinned_digest(tmp_path: Path) -> None:
+    """A wheel in the cache that is not the one PyPI lists is refused and removed (no network: it is found first)."""
+    from models.riichi import WHEEL_URL, fetch_model
+
+    wheel = tmp_path / WHEEL_URL.rsplit("/", 1)[-1]
+    wheel.write_bytes(b"not the riichi wheel")
+    with pytest.raises(SystemExit, match="sha256 .*removed, try again"):
+        fetch_model(tmp_path)
+    assert not wheel.exists()

@@ -11,10 +11,12 @@ import pytest
 from api.cli import main
 from models import HELD_OUT
 from scoring.tiles import CLASS_NAMES
+from tests.api.conftest import jpeg_declaring
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU, Detector, FaceMemory, default_model_path, in_tile_order, load_image
 from vision.evaluation import box_iou
 from vision.faces import FaceReader
+from vision.imagefile import ImageFileError, decode_photo
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
 HOLDOUT = Path(__file__).resolve().parents[2] / "models" / "holdout.txt"
@@ -100,6 +102,19 @@ def test_boxes_of_one_face_overlap_no_more_than_the_iou_asked(detector: Detector
         detector.tuned(iou=0.0)
 
 
+def test_the_detector_finds_every_tile_of_the_rendered_example_where_it_lies(detector: Detector) -> None:
+    """ONNX decoding against a known image: `examples/hand.jpg`, a scene `mcr synth` rendered (a style the
+    models trained on), whose truth `examples/hand.json` records."""
+    example = Path(__file__).resolve().parents[2] / "examples"
+    truth = json.loads((example / "hand.json").read_text())["tiles"]
+    found = detector(load_image(example / "hand.jpg"))
+    assert sorted(t.code for t in found.tiles) == sorted(t["code"] for t in truth)
+    overlap = box_iou(np.array([t["box"] for t in truth], np.float32), found.xyxy)
+    assert overlap.max(axis=1).min() > 0.8  # each tile's box drawn where it lies
+    best = overlap.argmax(axis=1)
+    assert [found.tiles[i].code for i in best] == [t["code"] for t in truth]  # and read as its own face
+
+
 def test_metadata(detector: Detector) -> None:
     assert detector.classes == CLASS_NAMES
     assert detector.size % 32 == 0 and detector.stride == 32  # free-shaped: a strip costs a strip's input
@@ -123,13 +138,25 @@ def test_mcr_detect_json_contract_and_bad_files(tmp_path: Path, capsys: pytest.C
     cv2.imwrite(str(photo), np.full((300, 500, 3), 90, np.uint8))
     junk = tmp_path / "junk.jpg"
     junk.write_text("not an image")
-    status = main(["detect", "--json", str(photo), str(junk), str(tmp_path / "missing.jpg")])
+    bomb = tmp_path / "bomb.jpg"  # a small JPEG whose header claims 60,000 x 60,000 pixels
+    bomb.write_bytes(jpeg_declaring(60_000, 60_000))
+    status = main(["detect", "--json", str(photo), str(junk), str(tmp_path / "missing.jpg"), str(bomb),
+                   str(tmp_path), str(photo)])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert status == 1
     assert lines[0]["image"] == str(photo) and (lines[0]["width"], lines[0]["height"]) == (500, 300)
     assert isinstance(lines[0]["tiles"], list)
     assert lines[1] == {"image": str(junk), "error": f"{junk}: not an image (unreadable, truncated or unsupported format)"}
     assert lines[2]["image"] == str(tmp_path / "missing.jpg") and "no such file" in lines[2]["error"]
+    assert lines[3]["image"] == str(bomb) and "60000x60000 pixels, over the limit" in lines[3]["error"]
+    assert lines[4] == {"image": str(tmp_path), "error": f"{tmp_path}: a folder, not a photo file"}
+    assert lines[5] == lines[0]  # the run went on past each bad file
+
+
+def test_a_photo_over_the_decoders_own_limit_is_refused_not_a_crash() -> None:
+    with pytest.raises(ImageFileError, match="the decoder refused it") as refused:
+        decode_photo(jpeg_declaring(60_000, 60_000), max_pixels=10**10)  # our limit lifted: OpenCV's (2^30) refuses
+    assert refused.value.code == "corrupt_image"
 
 
 def test_mcr_detect_reads_at_the_views_asked_for(capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from datasets.formats.yolo import label_lines
+from datasets.formats.yolo import data_yaml, label_lines
 from scoring import parse_hand
 from scoring.tiles import tile
 from tests.vision.test_layout import HAND, NOTATION, lay, shoot
@@ -90,6 +90,36 @@ def test_yolo_folder_reading(tmp_path) -> None:
         read_truth(label, 100, 50)
     with pytest.raises(ValueError, match="no images"):
         yolo_pairs(tmp_path / "labels")
+    (tmp_path / "labels" / "a.txt").write_text("4 0.5 a 0.2 0.4\n")
+    with pytest.raises(ValueError, match=r"a.txt:1: expected numbers for 'cx cy w h', got '4 0.5 a 0.2 0.4'"):
+        read_truth(label, 100, 50)
+
+
+def test_a_yolo_folder_without_labels_or_with_other_classes_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "a.png").write_bytes(b"")
+    with pytest.raises(ValueError, match="no label files"):
+        yolo_pairs(tmp_path)
+    (tmp_path / "labels").mkdir()
+    (tmp_path / "labels" / "a.txt").write_text("0 0.5 0.5 0.2 0.4\n")
+    (tmp_path / "data.yaml").write_text(data_yaml(tmp_path))
+    assert len(yolo_pairs(tmp_path)) == 1  # our own data.yaml
+    (tmp_path / "data.yaml").write_text("train: images\nnc: 3\nnames: ['1B', '1C', '1D']\n")  # a Roboflow export's
+    with pytest.raises(ValueError, match=r"data.yaml: names 3 classes \(1B, 1C, 1D, ...\), not our 43"):
+        yolo_pairs(tmp_path)
+    (tmp_path / "data.yaml").unlink()
+    (tmp_path / "classes.tsv").write_text("index\tsource_name\tcode\n0\tbs1\t5f\n")
+    with pytest.raises(ValueError, match="source dataset's class ids"):
+        yolo_pairs(tmp_path / "images")  # found from the images folder too
+
+
+def test_mcr_eval_refuses_labels_without_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for sub in ("images", "labels"):
+        (tmp_path / sub).mkdir()
+    cv2.imwrite(str(tmp_path / "images" / "hand_1.png"), np.full((60, 80, 3), 128, np.uint8))
+    (tmp_path / "labels" / "hand_1.txt").write_text("")
+    assert main(["eval", "--data", str(tmp_path), "--no-scan"]) == 2
+    assert "its label files hold no tiles" in capsys.readouterr().err
 
 
 def test_scanned_hands_count_against_the_hand_the_labels_show() -> None:
