@@ -99,6 +99,35 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path, monk
         np.testing.assert_allclose(split.scores, decoded.scores, atol=1e-6)
 
 
+def test_an_interrupted_detector_run_resumes_from_its_last_checkpoint(tmp_path: Path) -> None:
+    """`mcr train` resumes `last.pt` unless ``--fresh``: a run stopped after its first epoch finishes the second."""
+    import torch
+
+    offline_ultralytics(tmp_path / "config")
+    for split in ("train", "val"):
+        (tmp_path / "images" / split).mkdir(parents=True)
+        (tmp_path / "labels" / split).mkdir(parents=True)
+        draw_scene(0 if split == "train" else 10, tmp_path / "images" / split, tmp_path / "labels" / split)
+    data = tmp_path / "data.yaml"
+    data.write_text(f"path: {tmp_path}\ntrain: images/train\nval: images/val\n{names_yaml()}")
+    recipe = {"name": "resume", "architecture": "yolo11n.yaml", "torch_threads": 2, "augmentation": {"fliplr": 0.0},
+              "train": {"imgsz": 64, "epochs": 2, "batch": 1, "workers": 0, "seed": 0, "amp": False, "mosaic": 0.0}}
+
+    def interrupt(trainer: object) -> None:  # after the first epoch's checkpoint is written
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(recipe, data, tmp_path, resume=True, init=None, more={"on_fit_epoch_end": interrupt})
+    last = tmp_path / "runs" / "resume" / "weights" / "last.pt"
+    assert torch.load(last, weights_only=False)["epoch"] == 0  # one epoch done, one to go
+    started: list[int] = []
+    run_dir = train(recipe, data, tmp_path, resume=True, init=None,
+                    more={"on_train_epoch_start": lambda trainer: started.append(trainer.epoch)})
+    assert started == [1]  # the second epoch only: resumed, not started over
+    assert torch.load(run_dir / "weights" / "last.pt", weights_only=False)["epoch"] == -1  # finished
+    assert len((run_dir / "results.csv").read_text().strip().splitlines()) == 1 + 2  # header, both epochs
+
+
 def tiny_reader_recipe(tmp_path: Path, scenes: int, **changes: object) -> dict:
     """The shipped reader recipe made tiny, on ``scenes`` drawn scenes, starting afresh (the shipped
     recipe may continue the shipped reader)."""
