@@ -48,6 +48,10 @@ def read_recipe(path: Path, kind: str) -> dict[str, Any]:
         missing.append("data (an object)")
     if missing:
         raise ValueError(f"{path}: not a {kind} recipe: it lacks {', '.join(missing)} (see models/recipe*.json)")
+    flips = {key: recipe["augmentation"].get(key) for key in ("fliplr", "flipud")}
+    if kind == "detector" and any(value != 0.0 for value in flips.values()):  # Ultralytics flips unless told not to
+        raise ValueError(f"{path}: the detector would train on mirrored faces, which are no tile's: set "
+                         f"augmentation fliplr and flipud to 0.0 (now {flips})")
     return recipe
 
 

@@ -5,7 +5,7 @@ faces, as a multiset. A photo fails it when a face is misread, but also when its
 disagree: a labelled tile the reading has only under a box off by more than IoU 0.5 (the source's turned
 copies moved some labels off their tiles), a labelled tile at the photo's edge (cut by the copy's turn), a
 labelled tile found nowhere (a discard on the table, half hidden), or a tile read where no label is (the
-labels leave out some table tiles and include others). This sorts each failed photo's differences so, and
+labels leave out some table tiles and include others), or a tile read twice. This sorts each failed photo's differences so, and
 says how many photos fail for a misread face at all.
 
 ``uv run python -m models.hand_misses [--data DIR] [--conf C] [--model M]`` (default: the held-out split at
@@ -40,14 +40,18 @@ class HandMiss:
     off_box: tuple[str, ...]  # labelled tiles read only by a box off them (NEAR_IOU <= IoU < 0.5)
     at_edge: tuple[str, ...]  # labelled tiles not found, within EDGE pixels of the photo's edge
     unfound: tuple[str, ...]  # labelled tiles found nowhere near
+    twice: tuple[str, ...]  # tiles read again over labelled tiles found already (a second box, maybe another face)
     unlabelled: tuple[str, ...]  # tiles read where no label is near (IoU < NEAR_IOU with every label)
 
     @property
     def cause(self) -> str:
-        """What fails the photo first: a misread face, else a labelled tile missed, else tiles left unlabelled."""
+        """What fails the photo first: a misread face, a labelled tile missed, a tile read twice, or else tiles
+        the labels leave out."""
         if self.misread:
             return "misread"
-        return "missed" if self.off_box or self.at_edge or self.unfound else "unlabelled"
+        if self.off_box or self.at_edge or self.unfound:
+            return "missed"
+        return "twice" if self.twice else "unlabelled"
 
 
 def hand_miss(sure: TileDetections, truth: Truth, width: int, height: int) -> HandMiss | None:
@@ -69,6 +73,7 @@ def hand_miss(sure: TileDetections, truth: Truth, width: int, height: int) -> Ha
         off_box=tuple(codes[t] for t in off_box),
         at_edge=tuple(codes[t] for t in at_edge),
         unfound=tuple(codes[t] for t in missed if t not in off_box and t not in at_edge),
+        twice=tuple(sure.tiles[i].code for k, i in enumerate(loose) if near[:, k].any() and not near[missed, k].any()),
         unlabelled=tuple(sure.tiles[i].code for k, i in enumerate(loose) if not near[:, k].any()),
     )
 
@@ -104,7 +109,8 @@ def measure(data: Path, detector: Detector, conf: float) -> None:
         print(describe(image_path.name, miss))
     print(f"{data}: {len(photos)} hand photos, {len(photos) - sum(causes.values())} read exactly; the others: "
           f"{causes['misread']} with a face misread, {causes['missed']} with a labelled tile missed (no face misread), "
-          f"{causes['unlabelled']} only reading tiles the labels leave out")
+          f"{causes['twice']} reading a found tile twice (no tile missed), {causes['unlabelled']} only reading "
+          "tiles the labels leave out")
     print("tiles: " + ", ".join(f"{field.name} {tiles[field.name]}" for field in fields(HandMiss)))
 
 

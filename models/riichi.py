@@ -8,6 +8,7 @@ Two uses, both at training time only (training venv: torch, ultralytics, onnx, P
 from __future__ import annotations
 
 import hashlib
+import http.client
 import importlib.util
 import subprocess
 import sys
@@ -44,23 +45,26 @@ def fetch_model(cache: Path) -> Path:
         return target
     cache.mkdir(parents=True, exist_ok=True)
     wheel = cache / WHEEL_URL.rsplit("/", 1)[-1]
-    try:
-        if not wheel.exists() and importlib.util.find_spec("pip") is not None:
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d",
-                            str(cache), PACKAGE], check=True)
-        if not wheel.exists():
-            partial = wheel.with_suffix(".part")
+    if not wheel.exists() and importlib.util.find_spec("pip") is not None:
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-d",
+                        str(cache), PACKAGE], check=False)  # where it fails, the file host below
+    if not wheel.exists():
+        partial = wheel.with_suffix(".part")
+        try:
             with urllib.request.urlopen(WHEEL_URL, timeout=120) as response:  # a fixed https URL
                 partial.write_bytes(response.read())
-            partial.replace(wheel)
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise SystemExit(f"could not download {PACKAGE} (the riichi model training starts from): {exc}") from None
+        except (OSError, http.client.HTTPException) as exc:
+            raise SystemExit(f"could not download {PACKAGE} (the riichi model training starts from): {exc}") from None
+        partial.replace(wheel)
     digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
     if digest != WHEEL_SHA256:
         wheel.unlink()
         raise SystemExit(f"{wheel.name}: sha256 {digest}, not {PACKAGE}'s {WHEEL_SHA256}; removed, try again")
-    with zipfile.ZipFile(wheel) as archive:
-        archive.extract("mahjong_detector/model.onnx", cache)
+    with zipfile.ZipFile(wheel) as archive:  # written beside, then moved: a model half written is never trusted
+        partial = target.with_suffix(".part")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(archive.read("mahjong_detector/model.onnx"))
+        partial.replace(target)
     return target
 
 

@@ -4,7 +4,7 @@ Run in an environment with the ``train`` extra (torch, ultralytics), from the re
 ``python -m models.train`` (what ``mcr train`` runs). The default recipe, `SHIPPED`, is the shipped
 detector's last stage, which continues the committed weights of the stage before it (its
 ``init.weights``); ``models/recipe.json``, the first stage, starts from the riichi model. Fully offline
-apart from one ``pip download`` of that riichi model. An interrupted run resumes from
+apart from one download of that riichi model's wheel from PyPI (`models.riichi.fetch_model`). An interrupted run resumes from
 ``runs/<name>/weights/last.pt``.
 """
 

@@ -122,7 +122,7 @@ class Photo:
 
     def whole(self) -> Photo:
         """The photo decoded at its own size (itself when it was)."""
-        return self if self.source is None else decode_photo(self.source)
+        return self if self.source is None else decode_photo(self.source, max_pixels=self.width * self.height)
 
     def to_original(self, detections: TileDetections) -> TileDetections:
         """Boxes found on ``pixels`` in the photo's own pixels."""
@@ -156,8 +156,10 @@ def decode_photo(data: bytes, min_side: int | None = None, max_pixels: int = MAX
     with grey (and the tiles read would describe half a photo)."""
     try:
         header = read_header(data)
-    except ImageFileError:
-        header = None  # a format the header reader does not know: OpenCV may still decode it
+    except ImageFileError as exc:
+        if exc.code != "not_an_image":
+            raise  # a JPEG, PNG or WebP whose header is damaged: its size cannot be trusted
+        header = None  # a format the header reader does not know (BMP, TIFF): OpenCV's own pixel cap holds
     if header is not None:
         check_size(header, max_pixels)
     try:

@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if not 0.0 < args.conf < 1.0:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     pairs = yolo_pairs(args.data)
+    if not any(label.is_file() and label.read_text(errors="replace").strip() for _, label in pairs):
+        raise ValueError(f"{args.data}: its label files hold no tiles; nothing to measure against")
     detector = detector_from(args, conf=0.001)
     read = photo_reader(detector, args.all_sides)
     scanner = detector.tuned(conf=SCAN_CONF)  # hand photos read again as ``mcr scan`` does, whatever ``--conf``
@@ -58,8 +60,6 @@ def run(args: argparse.Namespace) -> int:
         if is_hand and not args.no_scan:
             evaluator.add_scan(scan(image, scanner, Situation()).hand, truth)
     report = evaluator.report()
-    if report.instances == 0:
-        raise ValueError(f"{args.data}: its label files hold no tiles; nothing to measure against")
     median_ms = 1000 * sorted(timings)[len(timings) // 2]
     median_cpu_ms = 1000 * sorted(cpu_times)[len(cpu_times) // 2]  # all threads: robust to a busy machine
     if args.json:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+import yaml
+
 from scoring.tiles import CLASS_NAMES
 
 Box = tuple[float, float, float, float]
@@ -18,34 +20,35 @@ def names_yaml() -> str:
 
 
 def declared_names(text: str) -> list[str] | None:
-    """The class names a ``data.yaml`` text lists under ``names:`` (a ``[...]`` list, ``- name`` or ``i: name``
-    lines); None when it lists none."""
-    lines = text.splitlines()
-    for k, line in enumerate(lines):
-        if not line.startswith("names:"):
-            continue
-        rest = line.removeprefix("names:").strip()
-        if rest.startswith("["):
-            return [name.strip().strip("'\"") for name in rest.strip("[]").split(",") if name.strip()]
-        names = []
-        for item in lines[k + 1:]:
-            if not item[:1].isspace() or not item.strip():
-                break
-            value = item.strip().removeprefix("-") if item.strip().startswith("-") else item.split(":", 1)[-1]
-            names.append(value.strip().strip("'\""))
-        return names
-    return None
+    """The class names a ``data.yaml`` text lists under ``names`` (a list, or a mapping from class id), in class
+    order; None when it lists none. A ValueError when the text is not YAML."""
+    try:
+        config = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"not YAML ({str(exc).splitlines()[0]})") from None
+    names = config.get("names") if isinstance(config, dict) else None
+    if isinstance(names, dict):  # by class id; ids that are not numbers as listed
+        numbered = all(str(key).isdigit() for key in names)
+        return [str(names[key]) for key in (sorted(names, key=lambda k: int(k)) if numbered else names)]
+    return [str(name) for name in names] if isinstance(names, list) else None
 
 
 def check_our_classes(root: Path) -> None:
     """Refuse a YOLO folder whose labels count classes another way than ours: one with the source dataset's
-    ``classes.tsv`` beside it, or whose ``data.yaml`` names other classes (or ours in another order). Scored
-    as ours, such labels give wrong numbers without a word."""
-    if (root / "classes.tsv").is_file():
-        raise ValueError(f"{root}: its labels use the source dataset's class ids (classes.tsv beside them); "
+    ``classes.tsv``, or a ``data.yaml`` naming other classes (or ours in another order), in ``root`` (the folder
+    holding ``images/``) or, where it has neither, its parent (a Roboflow export's ``data.yaml`` lies beside its
+    ``train/``, ``valid/``, ``test/``). Scored as ours, such labels give wrong numbers without a word."""
+    folder = next((f for f in (root, root.parent) if (f / "classes.tsv").is_file() or (f / "data.yaml").is_file()), None)
+    if folder is None:
+        return
+    if (folder / "classes.tsv").is_file():
+        raise ValueError(f"{folder}: its labels use the source dataset's class ids (classes.tsv); "
                          "`mcr train --prepare-only` converts them to ours under data/real")
-    config = root / "data.yaml"
-    names = declared_names(config.read_text(errors="replace")) if config.is_file() else None
+    config = folder / "data.yaml"
+    try:
+        names = declared_names(config.read_text(errors="replace"))
+    except ValueError as exc:
+        raise ValueError(f"{config}: {exc}") from None
     if names is not None and tuple(names) != CLASS_NAMES:
         raise ValueError(f"{config}: names {len(names)} classes ({', '.join(names[:5])}, ...), not our "
                          f"{len(CLASS_NAMES)} in model order ({', '.join(CLASS_NAMES[:5])}, ...)")

@@ -2,6 +2,7 @@
 tiles found nowhere, and tiles read where no label is."""
 
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import cv2
@@ -35,7 +36,7 @@ def test_each_difference_is_sorted_by_its_cause() -> None:
     truth = Truth(labels, ids([*FACES, "S", "N"]))  # S at the photo's left edge, N on the table
     read = np.vstack([ROW[:2], ROW[2] + [20, 0, 20, 0], ROW[3], [[500.0, 50.0, 540.0, 110.0]]])
     miss = hand_miss(reading(read, ["1m", "5m", "3m", "E", "9p"]), truth, 640, 480)
-    assert miss == HandMiss(misread=(("2m", "5m"),), off_box=("3m",), at_edge=("S",), unfound=("N",),
+    assert miss == HandMiss(misread=(("2m", "5m"),), off_box=("3m",), at_edge=("S",), unfound=("N",), twice=(),
                             unlabelled=("9p",))
     assert miss.cause == "misread"
 
@@ -46,6 +47,13 @@ def test_the_cause_is_a_missed_tile_before_unlabelled_ones() -> None:
     assert missed is not None and missed.unfound == ("E",) and missed.cause == "missed"
     extra = hand_miss(reading(np.vstack([ROW, [[500.0, 50.0, 540.0, 110.0]]]), [*FACES, "C"]), truth, 640, 480)
     assert extra is not None and extra.unlabelled == ("C",) and extra.cause == "unlabelled"
+
+
+def test_a_second_box_over_a_found_tile_is_a_tile_read_twice() -> None:
+    truth = Truth(ROW, ids(FACES))
+    miss = hand_miss(reading(np.vstack([ROW, ROW[1] + [15, 0, 15, 0]]), [*FACES, "3m"]), truth, 640, 480)
+    assert miss is not None and miss.twice == ("3m",) and miss.cause == "twice"
+    assert any(getattr(miss, field.name) for field in fields(miss))  # a photo not read exactly names why
 
 
 def test_a_photo_without_labels_reads_every_tile_as_unlabelled() -> None:

@@ -159,6 +159,29 @@ def test_a_photo_over_the_decoders_own_limit_is_refused_not_a_crash() -> None:
     assert refused.value.code == "corrupt_image"
 
 
+def test_a_damaged_header_is_refused_before_its_size_is_decoded() -> None:
+    """A JPEG whose frame header claims 16,000 x 16,000 pixels, one stray byte after it: the header cannot be
+    read to check its size, so the file is refused (OpenCV would decode 768 MB of it)."""
+    data = bytearray(jpeg_declaring(16_000, 16_000))
+    sof = data.find(b"\xff\xc0")
+    end = sof + 2 + int.from_bytes(data[sof + 2:sof + 4], "big")
+    with pytest.raises(ImageFileError, match="corrupt JPEG image") as refused:
+        decode_photo(bytes(data[:end] + b"\x00" + data[end:]))
+    assert refused.value.code == "corrupt_image"
+
+
+def test_a_photo_accepted_over_the_default_limit_decodes_whole_under_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server may raise its limit (``MCR_MAX_PIXELS``): a photo it accepted and read reduced reads whole too
+    (here the default limit lowered under a 1600 x 1200 photo instead)."""
+    monkeypatch.setattr(decode_photo, "__defaults__", (None, 1_000_000))  # the default limit: 1 MP
+    jpeg = cv2.imencode(".jpg", np.full((1200, 1600, 3), 90, np.uint8))[1].tobytes()
+    with pytest.raises(ImageFileError, match="1600x1200 pixels, over the limit of 1,000,000"):
+        decode_photo(jpeg)
+    photo = decode_photo(jpeg, min_side=400, max_pixels=2_000_000)
+    assert photo.pixels.shape[:2] == (300, 400)  # read reduced
+    assert photo.whole().pixels.shape[:2] == (1200, 1600)
+
+
 def test_mcr_detect_reads_at_the_views_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
     photos = held_out_hand_photos()[:4]
     moved = 0  # photos whose faces' scores move: only the crops in doubt are read again, and not every photo has one

@@ -108,9 +108,21 @@ def test_a_yolo_folder_without_labels_or_with_other_classes_is_refused(tmp_path:
     with pytest.raises(ValueError, match=r"data.yaml: names 3 classes \(1B, 1C, 1D, ...\), not our 43"):
         yolo_pairs(tmp_path)
     (tmp_path / "data.yaml").unlink()
-    (tmp_path / "classes.tsv").write_text("index\tsource_name\tcode\n0\tbs1\t5f\n")
-    with pytest.raises(ValueError, match="source dataset's class ids"):
-        yolo_pairs(tmp_path / "images")  # found from the images folder too
+    source = tmp_path / "source"  # the source dataset's layout: classes.tsv beside train/images
+    (source / "train").mkdir(parents=True)
+    (tmp_path / "images").rename(source / "train" / "images")
+    (tmp_path / "labels").rename(source / "train" / "labels")
+    assert len(yolo_pairs(source)) == 1
+    (source / "classes.tsv").write_text("index\tsource_name\tcode\n0\tbs1\t5f\n")
+    for given in (source, source / "train", source / "train" / "images"):
+        with pytest.raises(ValueError, match="source dataset's class ids"):
+            yolo_pairs(given)
+    (source / "classes.tsv").unlink()
+    (source / "data.yaml").write_text("train: ../train/images\nnames:\n- 1B\n- 1C\n")  # a Roboflow export's, above
+    with pytest.raises(ValueError, match=r"names 2 classes \(1B, 1C, ...\)"):
+        yolo_pairs(source / "train")
+    (source / "train" / "data.yaml").write_text(data_yaml(source / "train"))  # the nearest one counts
+    assert len(yolo_pairs(source / "train")) == 1
 
 
 def test_mcr_eval_refuses_labels_without_tiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
