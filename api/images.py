@@ -8,7 +8,7 @@ checked for truncation, and only then given to OpenCV; each refusal becomes a 4x
 from __future__ import annotations
 
 from api.errors import ApiError
-from vision.imagefile import ImageFileError, ImageHeader, Photo, check_size, corrupt, decode_photo, read_header
+from vision.imagefile import ImageFileError, Photo, decode_photo
 
 
 def decode(data: bytes, max_pixels: int, min_side: int | None = None) -> Photo:
@@ -17,25 +17,10 @@ def decode(data: bytes, max_pixels: int, min_side: int | None = None) -> Photo:
     if not data:
         raise ApiError(400, "empty_upload", "the photo upload is empty (0 bytes)")
     try:
-        image = _checked_decode(data, read_header(data), max_pixels, min_side)
+        return decode_photo(data, min_side, max_pixels, any_format=False)
     except ImageFileError as exc:
         if exc.code == "not_an_image":
             raise ApiError(415, exc.code, f"the upload is {exc}") from None
         if exc.code == "too_many_pixels":
             raise ApiError(413, exc.code, f"{exc}; send a smaller photo") from None
         raise ApiError(422, exc.code, str(exc)) from None
-    return image
-
-
-def _checked_decode(data: bytes, header: ImageHeader, max_pixels: int, min_side: int | None) -> Photo:
-    if header.width == 0 or header.height == 0:
-        raise corrupt(header.format, f"it declares a size of {header.width}x{header.height} pixels")
-    check_size(header, max_pixels)
-    if not header.complete:
-        raise corrupt(header.format, "the file is truncated (its end marker is missing)")
-    try:
-        return decode_photo(data, min_side, max_pixels)
-    except ImageFileError:
-        raise
-    except ValueError:
-        raise corrupt(header.format, "the decoder could not read it") from None

@@ -25,13 +25,14 @@ from typing import Any
 import cv2
 import numpy as np
 
+from models import BOXES_RECIPE
 from models.faces import colour_jitter
 from models.runs import ROOT, Run, command_line, missing_data, save_compact, trained, write_onnx
 from vision.boxes import MARGIN, edges_in_region, region_view, turned_edges
 from vision.evaluation import box_iou, read_truth, yolo_pairs
 from vision.onnxmodel import to_blob
 
-RECIPE = ROOT / "models" / "recipe-boxes.json"
+RECIPE = BOXES_RECIPE
 FOUND_IOU = 0.3  # a detector's box and a label overlapping this much are one tile (the refiner's inputs)
 CALIBRATION_VIEWS = 480  # views on which the int8 refiner's activation ranges are measured
 

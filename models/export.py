@@ -17,10 +17,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from models import MODELS_DIR
 from models.train import ROOT, SHIPPED, offline_ultralytics
 from scoring.tiles import CLASS_NAMES
-
-MODELS = ROOT / "models"
 
 
 def compact(weights: Path, target: Path) -> None:
@@ -137,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
     source.add_argument("weights", type=Path, nargs="?",
                         help="an Ultralytics .pt (e.g. data/runs/mcr-tiles/weights/last.pt)")
     source.add_argument("--split", type=Path, metavar="MODEL", help="only split the head of an exported ONNX model")
-    parser.add_argument("--onnx", type=Path, default=MODELS / "mcr-tiles.onnx")
-    parser.add_argument("--compact", type=Path, default=MODELS / "mcr-tiles.pt")
+    parser.add_argument("--onnx", type=Path, default=MODELS_DIR / "mcr-tiles.onnx")
+    parser.add_argument("--compact", type=Path, default=MODELS_DIR / "mcr-tiles.pt")
     parser.add_argument("--no-compact", action="store_true", help="write the ONNX model only")
     parser.add_argument("--recipe", type=Path, default=SHIPPED, help="the recipe the weights were trained with")
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")

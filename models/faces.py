@@ -30,6 +30,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from models import FACES_RECIPE
 from models.runs import ROOT, Run, command_line, missing_data, save_compact, trained, write_onnx
 from models.train import blurred
 from scoring.tiles import CLASS_NAMES
@@ -37,7 +38,7 @@ from vision.evaluation import read_truth, yolo_pairs
 from vision.faces import crop_window, square_crop
 from vision.onnxmodel import PAD_VALUE, to_blob
 
-RECIPE = ROOT / "models" / "recipe-faces.json"
+RECIPE = FACES_RECIPE
 CONTEXT = 1.5  # a stored patch covers this many crop sides, room for jitter and turns
 CALIBRATION_CROPS = 480  # crops of the reader's faces on which its int8 activation ranges are measured
 

@@ -25,7 +25,7 @@ import numpy as np
 from models import HELD_OUT, measured
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import Detector, load_image
+from vision.detector import Detector, checked_conf, load_image
 from vision.evaluation import Truth, box_iou, match, read_exactly, read_truth, yolo_pairs
 
 NEAR_IOU = 0.2  # a reading overlapping a labelled tile this much (under 0.5) is taken for that tile, its box off
@@ -90,8 +90,7 @@ def describe(name: str, miss: HandMiss) -> str:
 
 def measure(data: Path, detector: Detector, conf: float) -> None:
     """Print each hand photo of ``data`` not read exactly, then the counts by cause."""
-    if not 0.0 < conf < 1.0:
-        raise ValueError(f"--conf must be between 0 and 1, got {conf}")
+    checked_conf(conf)
     photos = [(image, label) for image, label in yolo_pairs(data) if image.name.startswith("hand_")]
     if not photos:
         raise ValueError(f"{data}: no hand photos (names starting hand_)")

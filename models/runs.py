@@ -15,12 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from models import recipe_or_exit
+from models import MODELS_DIR, recipe_or_exit
 from models.export import set_metadata
 from models.train import ROOT
 from vision.onnxmodel import to_blob
-
-MODELS = ROOT / "models"
 
 
 @dataclass
@@ -154,8 +152,8 @@ def command_line(argv: list[str] | None, module: str, doc: str | None, recipe: P
     parser.add_argument("--note", default="", help="free text stored as metadata (e.g. the epoch)")
     args = parser.parse_args(argv)
     plan = recipe_or_exit(args.recipe, "reader")
-    onnx_out = args.onnx or MODELS / f"{plan['model']}.onnx"
-    compact_out = args.compact or MODELS / f"{plan['model']}.pt"
+    onnx_out = args.onnx or MODELS_DIR / f"{plan['model']}.onnx"
+    compact_out = args.compact or MODELS_DIR / f"{plan['model']}.pt"
     checkpoint = args.work / plan["name"] / "last.pt"
     if not args.export:
         checkpoint = train(plan, args.work, args.fresh)

@@ -52,8 +52,9 @@ def yolo_pairs(root: Path) -> list[tuple[Path, Path]]:
         pairs.append((image, Path(*parts).with_suffix(".txt")))
     if not pairs:
         raise ValueError(f"{root}: no images under an 'images' folder (expected a YOLO dataset)")
-    if not any(label.is_file() for _, label in pairs):
-        raise ValueError(f"{root}: no label files (expected each image's .txt under a 'labels' folder beside 'images')")
+    if not any(label.is_file() and label.read_text(errors="replace").strip() for _, label in pairs):
+        raise ValueError(f"{root}: no labelled tiles (expected each image's .txt, a 'class cx cy w h' line a tile, "
+                         "under a 'labels' folder beside 'images')")
     for folder in sorted(roots):
         check_our_classes(folder)
     return pairs

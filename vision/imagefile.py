@@ -29,6 +29,7 @@ class ImageFileError(ValueError):
 FORMATS = "JPEG, PNG or WebP"
 MAX_PIXELS = 250_000_000  # the most pixels a photo file is decoded at: over a 200-MP phone camera's, under what a
 # decompression bomb declares (a 60 KB JPEG can claim 60,000 x 60,000, 10 GB decoded); the API sets its own
+# (MCR_MAX_PIXELS)
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
@@ -139,36 +140,46 @@ class Photo:
         return cv2.resize(self.pixels, (self.width, self.height), interpolation=cv2.INTER_LINEAR)
 
 
-def check_size(header: ImageHeader, max_pixels: int) -> None:
-    """Refuse (`ImageFileError` "too_many_pixels") a file whose header declares more than ``max_pixels``,
-    before decoding allocates them."""
-    if header.width * header.height > max_pixels:
-        raise ImageFileError("too_many_pixels", f"the {header.format} image declares {header.width}x{header.height} "
-                             f"pixels, over the limit of {max_pixels:,}")
-
-
-def decode_photo(data: bytes, min_side: int | None = None, max_pixels: int = MAX_PIXELS) -> Photo:
+def decode_photo(data: bytes, min_side: int | None = None, max_pixels: int | None = None,
+                 any_format: bool = True) -> Photo:
     """A photo from its file's bytes, EXIF-upright; a JPEG is decoded at the smallest scale (1/8, 1/4,
-    1/2) whose long side is still ``min_side`` pixels or more (None: always whole). ValueError
-    (`ImageFileError`) when the bytes are no image we decode, or declare more than ``max_pixels``.
+    1/2) whose long side is still ``min_side`` pixels or more (None: always whole). `ImageFileError` (a
+    ValueError) when the bytes are no image we decode, or a JPEG, PNG or WebP whose header is damaged, declares
+    more than ``max_pixels`` (None: `MAX_PIXELS`) or whose file is truncated: all told before decoding allocates
+    anything. Other formats OpenCV reads (BMP, TIFF) are held to OpenCV's own pixel cap, or refused
+    (``not_an_image``) with ``any_format=False``, as the API refuses uploads it cannot check first."""
+    header = _checked_header(data, MAX_PIXELS if max_pixels is None else max_pixels, any_format)
+    try:
+        photo = _decoded(data, header, min_side)
+    except cv2.error as exc:  # OpenCV's own limits (its pixel cap, a size it cannot allocate)
+        raise ImageFileError("corrupt_image", f"the decoder refused it ({exc.err})") from None
+    if photo is not None:
+        return photo
+    if header is not None:
+        raise corrupt(header.format, "the decoder could not read it")
+    raise ImageFileError("not_an_image", "not an image (unreadable, truncated or unsupported format)")
 
-    Decoding from memory refuses a truncated file, where ``imread`` would quietly fill the missing part
-    with grey (and the tiles read would describe half a photo)."""
+
+def _checked_header(data: bytes, max_pixels: int, any_format: bool) -> ImageHeader | None:
+    """The header of a JPEG, PNG or WebP, checked: a size declared, at most ``max_pixels``, the file whole. None
+    for another format when ``any_format``."""
     try:
         header = read_header(data)
     except ImageFileError as exc:
-        if exc.code != "not_an_image":
-            raise  # a JPEG, PNG or WebP whose header is damaged: its size cannot be trusted
-        header = None  # a format the header reader does not know (BMP, TIFF): OpenCV's own pixel cap holds
-    if header is not None:
-        check_size(header, max_pixels)
-    try:
-        return _decoded(data, header, min_side)
-    except cv2.error as exc:  # OpenCV's own limits (its pixel cap, a size it cannot allocate)
-        raise ImageFileError("corrupt_image", f"the decoder refused it ({exc.err})") from None
+        if exc.code == "not_an_image" and any_format:
+            return None
+        raise  # a JPEG, PNG or WebP whose header is damaged: its size cannot be trusted
+    if header.width == 0 or header.height == 0:
+        raise corrupt(header.format, f"it declares a size of {header.width}x{header.height} pixels")
+    if header.width * header.height > max_pixels:
+        raise ImageFileError("too_many_pixels", f"the {header.format} image declares {header.width}x{header.height} "
+                             f"pixels, over the limit of {max_pixels:,}")
+    if not header.complete:
+        raise corrupt(header.format, "the file is truncated (its end marker is missing)")
+    return header
 
 
-def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> Photo:
+def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> Photo | None:
     buffer = np.frombuffer(data, np.uint8)
     if min_side and header is not None and header.format == "JPEG":
         w, h = header.width, header.height  # as stored, before the EXIF rotation
@@ -181,6 +192,4 @@ def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> P
                 return Photo(pixels, *((w, h) if pixels.shape[:2] == straight else (h, w)), data)
             # undecodable, or the EXIF rotation not told apart by the size: decoded whole, as below
     pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
-    if pixels is None:
-        raise ValueError("not an image (unreadable, truncated or unsupported format)")
-    return Photo(pixels, pixels.shape[1], pixels.shape[0])
+    return None if pixels is None else Photo(pixels, pixels.shape[1], pixels.shape[0])

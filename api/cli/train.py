@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from api.cli import CliError
-from models import SECOND_LOOK_FACES, SECOND_LOOK_RECIPES, read_recipe
+from models import BOXES_RECIPE, FACES_RECIPE, SECOND_LOOK_FACES, SECOND_LOOK_RECIPES, read_recipe
 from models.train import ROOT, SHIPPED
 
 
@@ -45,9 +45,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from models.boxes import RECIPE as BOXES_RECIPE
-    from models.faces import RECIPE as FACES_RECIPE
-
     if args.recipe is not None and not args.recipe.is_file():
         raise CliError(f"{args.recipe}: no such recipe file")
     look = next((name for name in SECOND_LOOK_RECIPES if getattr(args, name)), None)

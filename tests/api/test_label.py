@@ -225,7 +225,7 @@ def test_truncated_jpeg_is_a_reported_failure_not_half_a_photo(tmp_path, detecto
     (photos / "cut.jpg").write_bytes(whole[: 2 * len(whole) // 3])  # as a copy interrupted part way
     summary = run(photos, tmp_path / "out", "coco", detector())
     assert summary["failures"] == [
-        {"image": "cut.jpg", "error": "not an image (unreadable, truncated or unsupported format)"}]
+        {"image": "cut.jpg", "error": "corrupt JPEG image: the file is truncated (its end marker is missing)"}]
 
 
 def test_doubtful_photos_come_first(tmp_path):

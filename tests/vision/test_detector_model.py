@@ -173,7 +173,7 @@ def test_a_damaged_header_is_refused_before_its_size_is_decoded() -> None:
 def test_a_photo_accepted_over_the_default_limit_decodes_whole_under_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """A server may raise its limit (``MCR_MAX_PIXELS``): a photo it accepted and read reduced reads whole too
     (here the default limit lowered under a 1600 x 1200 photo instead)."""
-    monkeypatch.setattr(decode_photo, "__defaults__", (None, 1_000_000))  # the default limit: 1 MP
+    monkeypatch.setattr("vision.imagefile.MAX_PIXELS", 1_000_000)  # the default limit: 1 MP
     jpeg = cv2.imencode(".jpg", np.full((1200, 1600, 3), 90, np.uint8))[1].tobytes()
     with pytest.raises(ImageFileError, match="1600x1200 pixels, over the limit of 1,000,000"):
         decode_photo(jpeg)

@@ -98,7 +98,7 @@ def test_yolo_folder_reading(tmp_path) -> None:
 def test_a_yolo_folder_without_labels_or_with_other_classes_is_refused(tmp_path: Path) -> None:
     (tmp_path / "images").mkdir()
     (tmp_path / "images" / "a.png").write_bytes(b"")
-    with pytest.raises(ValueError, match="no label files"):
+    with pytest.raises(ValueError, match="no labelled tiles"):
         yolo_pairs(tmp_path)
     (tmp_path / "labels").mkdir()
     (tmp_path / "labels" / "a.txt").write_text("0 0.5 0.5 0.2 0.4\n")
@@ -131,7 +131,7 @@ def test_mcr_eval_refuses_labels_without_tiles(tmp_path: Path, capsys: pytest.Ca
     cv2.imwrite(str(tmp_path / "images" / "hand_1.png"), np.full((60, 80, 3), 128, np.uint8))
     (tmp_path / "labels" / "hand_1.txt").write_text("")
     assert main(["eval", "--data", str(tmp_path), "--no-scan"]) == 2
-    assert "its label files hold no tiles" in capsys.readouterr().err
+    assert f"{tmp_path}: no labelled tiles" in capsys.readouterr().err
 
 
 def test_scanned_hands_count_against_the_hand_the_labels_show() -> None:
