@@ -62,6 +62,9 @@ SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
 TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
+SLIVER = 0.6  # a box under this share of the photo's typical tile size (sqrt of area) is a sliver of a tile:
+# cut by the photo's edge, or a tile's side; ending a row, it is left out at no cost
+SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
 MAX_SETS = 4
 HAND_TILES = 14
 
@@ -165,6 +168,8 @@ class _Reader:
         self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
         self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
         self.rows = find_rows(detections) if same_boxes is None else same_boxes.rows
+        typical = float(np.median(self.size)) if len(self.size) else 0.0
+        self.slivers = set(np.flatnonzero(self.size < SLIVER * typical).tolist())
         self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
             {} if same_boxes is None else same_boxes._sideways
 
@@ -248,10 +253,17 @@ class _Reader:
         if n != 3 or not all(f.is_suited and f.kind == faces[0].kind for f in faces):
             return None
         ranks = [f.rank for f in faces]
-        if ranks == sorted(ranks) and ranks[2] - ranks[0] == 2 and len(set(ranks)) == 3:
+        order = sorted(range(3), key=lambda k: ranks[k])
+        if [ranks[k] - ranks[order[0]] for k in order] != [0, 1, 2]:
+            return None
+        if ranks == sorted(ranks):
             claimed = j
-        elif ranks == sorted(ranks, reverse=True) and ranks[0] - ranks[2] == 2 and len(set(ranks)) == 3:
+        elif ranks == sorted(ranks, reverse=True):
             claimed, quality = (2 - j if shown else None), quality - 0.5  # chows are laid in rank order
+        elif shown and j == 0 and ranks[1] < ranks[2]:  # the claimed tile turned at the left end, the rest in order
+            claimed = order.index(0)
+        elif shown and j == 2 and ranks[0] > ranks[1]:  # ... read from the other end
+            claimed, quality = order.index(2), quality - 0.5
         else:
             return None
         meld = Meld(MeldKind.CHOW, tuple(sorted(faces, key=lambda f: f.index)), source=1, claimed=claimed)
@@ -287,19 +299,33 @@ class _Reader:
 
     def candidates(self, strict: bool) -> Iterator[_Candidate]:
         """Every reading of the photo as a hand's parts (a valid hand or not)."""
+        bonus_only = [r for r in self.rows if len(r.tiles) < len(self.det) and all(self.faces[i].is_bonus for i in r.tiles)]
+        flower_rows = tuple(i for r in bonus_only for i in r.tiles)
         for flip in (False, True):
-            rows = [r.reversed() if flip else r for r in self.rows]
+            rows = [r.reversed() if flip else r for r in self.rows if r not in bonus_only]
             for main in rows:
                 for side in (None, *[r for r in rows if r is not main]):
-                    yield from self._readings(main, side, flip, strict)
-                    ends = self._end_backs(main)
-                    if ends:  # face-down tiles ending the row may be the rack's edge or the wall, not the hand
-                        trimmed = self._readings(_without(main, ends), side, flip, strict)
-                        yield from (replace(c, plausibility=c.plausibility - TRIMMED * len(ends)) for c in trimmed)
+                    yield from self._readings(main, side, flip, strict, flower_rows)
+                    ends = self._end_strays(main)
+                    if ends:  # the rack's edge, the wall or a sliver of a tile ending the row, not the hand
+                        cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
+                        trimmed = self._readings(_without(main, ends), side, flip, strict, flower_rows)
+                        yield from (replace(c, plausibility=c.plausibility - cost) for c in trimmed)
                     if side is not None and _upright(main) and _upright(side) and _adjacent(main, side) and \
                             all(self.faces[i].is_playable for i in side.tiles):
                         # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other
-                        yield from self._readings(_joined(side, main), None, flip, strict)
+                        yield from self._readings(_joined(side, main), None, flip, strict, flower_rows)
+
+    def _end_strays(self, row: Row) -> list[int]:
+        """Positions at either end of a row that may not be the hand's: face-down tiles of a row with face-up
+        ones, and slivers of tiles (`SLIVER`)."""
+        ends = set(self._end_backs(row))
+        for positions in (range(len(row.tiles)), range(len(row.tiles) - 1, -1, -1)):
+            for k in positions:
+                if row.tiles[k] not in self.slivers:
+                    break
+                ends.add(k)
+        return sorted(ends)
 
     def _end_backs(self, row: Row) -> list[int]:
         """Positions of the face-down tiles at either end of a row that has face-up tiles too."""
@@ -308,9 +334,10 @@ class _Reader:
             return []
         return [k for k in range(len(row.tiles)) if k < up[0] or k > up[-1]]
 
-    def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool) -> Iterator[_Candidate]:
-        """Readings with ``main`` holding the standing tiles (and maybe melds at its right end) and
-        ``side`` only melds. Strict readings have the tile count of a hand; others are off by some."""
+    def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool,
+                  flower_rows: tuple[int, ...] = ()) -> Iterator[_Candidate]:
+        """Readings with ``main`` holding the standing tiles (and maybe melds at either end) and ``side``
+        only melds; ``flower_rows``: the tiles of rows of flowers alone. Strict readings have the tile count of a hand; others are off by some."""
         bonus = [k for k, i in enumerate(main.tiles) if self.faces[i].is_bonus]
         side_melds: tuple[_Meld, ...] = ()
         value = 0.0
@@ -328,7 +355,7 @@ class _Reader:
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
-        flowers = tuple(main.tiles[k] for k in bonus)
+        flowers = (*tuple(main.tiles[k] for k in bonus), *flower_rows)
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):
             expected = HAND_TILES - 3 * (k + len(side_melds))
@@ -336,20 +363,25 @@ class _Reader:
                 head_len = n - tail
                 if head_len < 1 or (strict and head_len != expected):
                     continue
-                head = rest.tiles[:head_len]
-                if any(self.faces[i] is BACK for i in head):
-                    continue
-                total = value - 2.0 * abs(head_len - expected)
-                melds: tuple[_Meld, ...] = ()
-                if k:
-                    found = self.partition(rest, head_len, n, k, rows)
-                    if found is None:
+                for left in (False, True) if k else (False,):  # the melds right or left of the standing tiles
+                    start = tail if left else 0
+                    head = rest.tiles[start:start + head_len]
+                    if any(self.faces[i] is BACK for i in head):
                         continue
-                    total += found[0] + _apart(float(rest.gaps[head_len - 1]))
-                    melds = found[1]
-                total += self._head_value(rest, head_len)
-                win_apart = head_len >= 2 and float(rest.gaps[head_len - 2]) > APART
-                yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart, flip)
+                    total = value - 2.0 * abs(head_len - expected)
+                    melds: tuple[_Meld, ...] = ()
+                    if k:
+                        found = self.partition(rest, 0, tail, k, rows) if left else \
+                            self.partition(rest, head_len, n, k, rows)
+                        if found is None:
+                            continue
+                        total += found[0] + _apart(float(rest.gaps[tail - 1 if left else head_len - 1]))
+                        melds = found[1]
+                    standing = _without(rest, range(tail)) if left else rest
+                    total += self._head_value(standing, head_len)
+                    total -= SLIVER_COST * sum(i in self.slivers for i in (*head, *(t for m in melds for t in m.group.tiles)))
+                    win_apart = head_len >= 2 and float(standing.gaps[head_len - 2]) > APART
+                    yield _Candidate(total, flowers, head, (*melds, *side_melds), win_apart, flip)
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""

@@ -1,0 +1,141 @@
+"""How well hands with melds are read end to end, per layout convention, on photos composed from real
+tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly, score as the true hand's.
+
+    uv run python -m models.measure.melds --n 200 --split test
+
+``--split dev`` composes from the other half of the source photos: the one to choose constants on.
+``--boxes`` reads the true boxes (a perfect detector) to tell layout errors from reading errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from datasets.composed import ComposedScene, CropBank, compose
+from models import measured
+from scoring import Hand, MeldKind, Situation, score
+from scoring.tiles import tile
+from vision.detections import TileDetections
+from vision.detector import Detector
+from vision.faces import FaceReader, default_face_model_path
+from vision.scan import ScanResult, scan, scan_detections
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCE = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
+FIGURES = ("tiles", "grouped", "scored")
+
+
+def bank(split: str, cache: Path) -> CropBank:
+    """The split's crops, cut once and kept in ``cache``."""
+    path = cache / f"composed-{split}.npz"
+    if path.exists():
+        return CropBank.load(path)
+    if not SOURCE.is_dir():
+        raise OSError(f"{SOURCE}: the source photos are not there")
+    crops = CropBank.from_source(SOURCE, split, FaceReader(default_face_model_path()))
+    cache.mkdir(parents=True, exist_ok=True)
+    crops.save(path)
+    return crops
+
+
+def _shape(hand: Hand, faces: bool = True) -> tuple:
+    """A hand's parts, comparable; ``faces`` False: a concealed kong's face left out (all face down)."""
+    melds = sorted((m.kind.value, m.concealed, tuple(t.code for t in m.tiles) if faces or not m.concealed else ())
+                   for m in hand.melds)
+    return tuple(t.code for t in hand.concealed), hand.win_tile.code, tuple(melds), hand.flower_count
+
+
+def judge(scene: ComposedScene, result: ScanResult) -> dict[str, bool]:
+    """Which figures a reading of the scene meets."""
+    listed = [result.detections.tiles[i].code for g in result.groups for i in g.tiles]
+    tiles = Counter(listed) == Counter(scene.shown)
+    faces_shown = not (scene.conventions.concealed_kong == "all_down" and
+                       any(m.concealed for m in scene.hand.melds))
+    grouped = result.hand is not None and _shape(result.hand, faces_shown) == _shape(scene.hand, faces_shown)
+    truth = score(scene.hand, Situation())
+    scored = result.score is not None and result.score.total == truth.total and \
+        sorted((f.id, f.count) for f in result.score.fans) == sorted((f.id, f.count) for f in truth.fans)
+    return {"tiles": tiles, "grouped": grouped, "scored": scored}
+
+
+def conventions_of(scene: ComposedScene) -> list[str]:
+    """The conventions the scene shows (only those its hand has: a chow convention needs a chow)."""
+    c, hand = scene.conventions, scene.hand
+    kinds = {("added" if m.added else "concealed" if m.concealed else m.kind.value) for m in hand.melds}
+    shown = [f"rotation={c.rotation}", f"sorted={c.sorted}", f"win_apart={c.win_apart}", f"sliver={c.sliver}"]
+    if hand.melds:
+        shown += [f"melds_at={c.melds_at}"] + ([f"meld_gap={c.meld_gap}"] if len(hand.melds) > 1 else [])
+    shown += [f"chow={c.chow}"] if "chow" in kinds else []
+    shown += [f"claim={c.claim}"] if kinds & {"pung", "kong"} else []
+    shown += [f"added={c.added}"] if "added" in kinds else []
+    shown += [f"concealed_kong={c.concealed_kong}"] if "concealed" in kinds else []
+    shown += [f"flowers_at={c.flowers_at}"] if hand.flowers else []
+    shown += ["white_dragon"] if tile("P") in hand.all_tiles else []
+    return shown
+
+
+def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: Path | None,
+            as_json: bool) -> None:
+    crops = bank(split, cache)
+    detector = None if boxes else Detector()
+    totals: Counter[str] = Counter()
+    per: dict[str, Counter[str]] = defaultdict(Counter)
+    for k in range(n):
+        scene = compose(crops, seed + k)
+        if boxes:
+            classes = np.array([tile(c).index for c in scene.classes])
+            detections = TileDetections(scene.boxes, np.ones(len(classes), np.float32), classes)
+            result = scan_detections(detections, Situation())
+        else:
+            result = scan(scene.image, detector, Situation())
+        met = judge(scene, result)
+        totals.update({key for key, ok in met.items() if ok})
+        for convention in conventions_of(scene):
+            per[convention]["n"] += 1
+            per[convention].update({key for key, ok in met.items() if ok})
+        if failures is not None and not met["scored"]:
+            _keep(failures, seed + k, scene, result)
+    report = {"n": n, "split": split, "seed": seed, "boxes": boxes, **{f: totals[f] / n for f in FIGURES},
+              "conventions": {c: {"n": v["n"], **{f: v[f] / v["n"] for f in FIGURES}} for c, v in sorted(per.items())}}
+    if as_json:
+        print(json.dumps(report, indent=2))
+        return
+    print(f"{n} scenes ({split} crops{', true boxes' if boxes else ''}): tiles exact {totals['tiles']}, "
+          f"grouped exact {totals['grouped']}, scored alike {totals['scored']}")
+    print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7}")
+    for c, v in sorted(per.items()):
+        print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7))))
+
+
+def _keep(folder: Path, seed: int, scene: ComposedScene, result: ScanResult) -> None:
+    """A missed scene's photo, with what it shows and what was read, for a look by eye."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(folder / f"scene-{seed}.jpg"), scene.image)
+    (folder / f"scene-{seed}.json").write_text(json.dumps({
+        "truth": scene.hand.to_json(), "conventions": scene.conventions.to_json(), "read": result.to_json()},
+        indent=1))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.measure.melds", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--n", type=int, default=200, help="scenes to compose and read (default 200)")
+    parser.add_argument("--split", choices=("dev", "test"), default="test", help="which half of the crops")
+    parser.add_argument("--seed", type=int, default=0, help="the first scene's seed")
+    parser.add_argument("--boxes", action="store_true", help="read the true boxes instead of the photo")
+    parser.add_argument("--cache", type=Path, default=ROOT / "data", help="where the crops are kept")
+    parser.add_argument("--failures", type=Path, help="write each scene not scored alike here")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    return measured(lambda: measure(args.n, args.split, args.seed, args.boxes, args.cache, args.failures, args.json))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
