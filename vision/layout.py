@@ -355,7 +355,9 @@ class _Reader:
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
-        flowers = (*tuple(main.tiles[k] for k in bonus), *flower_rows)
+        near = [r for r in self.rows if r.tiles[0] in flower_rows and _adjacent(main, r)  # the hand's own, not discards
+                and all(self.det.confidence[i] >= LOW_CONFIDENCE for i in r.tiles)]  # nor a tile of a heap misread
+        flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):
             expected = HAND_TILES - 3 * (k + len(side_melds))
@@ -371,6 +373,8 @@ class _Reader:
                     total = value - 2.0 * abs(head_len - expected)
                     melds: tuple[_Meld, ...] = ()
                     if k:
+                        if left and float(rest.gaps[tail - 1]) <= APART:
+                            continue  # melds left of the standing tiles are read only when set apart from them
                         found = self.partition(rest, 0, tail, k, rows) if left else \
                             self.partition(rest, head_len, n, k, rows)
                         if found is None:

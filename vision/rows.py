@@ -22,7 +22,10 @@ NEIGHBOURS = 2  # nearest neighbours per tile voting for the row direction
 ANGLE_TOLERANCE = np.deg2rad(12.0)
 WELL_POSED = 0.3  # |cos 2θ| above which a box tells a tile's along/across extents apart
 LINK_ALONG = 3.2  # tiles further apart than this many tile widths along a row are not linked
+JOIN_ALONG = 5.0  # ... unless both lie on one line with at most this many tile widths between their ends
 LINK_ACROSS = 0.5  # ... nor those offset across the row by more than this share of a tile's depth
+STACKED = 0.6  # overlap along a row (tile widths) over which one of two tiles lies on the other
+STACKED_OFF = 0.15  # ... and lies this many tile widths further off the row's line than the other
 SIDEWAYS_ASPECT = 1.33  # a tile's depth over its width, for the spacing model of sideways tiles
 
 
@@ -168,8 +171,47 @@ def find_rows(detections: TileDetections) -> list[Row]:
     width = float(np.median(a)) if posed else _median_spacing(u, v, float(np.median(a)))
     depth = float(np.median(b)) if posed else width
     links = (np.abs(u[:, None] - u[None]) < LINK_ALONG * width) & (np.abs(v[:, None] - v[None]) < LINK_ACROSS * depth)
-    rows = [_fit_row(sorted(group), centres, wh, direction, width) for group in _components(links)]
+    rows = []
+    for group in _collinear(_components(links), u, v, width, depth):
+        row = _fit_row(sorted(group), centres, wh, direction, width)
+        stacked = _stacked(row, centres, normal)
+        if stacked:
+            rows += [_fit_row([i], centres, wh, direction, width) for i in stacked]
+            row = _fit_row([i for i in row.tiles if i not in stacked], centres, wh, direction, width)
+        rows.append(row)
     return sorted(rows, key=lambda r: -len(r.tiles))
+
+
+def _collinear(groups: list[list[int]], u: np.ndarray, v: np.ndarray, width: float, depth: float) -> list[list[int]]:
+    """Groups of linked tiles joined where they lie on one line with a gap of at most `JOIN_ALONG` tile widths
+    between them: melds laid far apart, or far from the standing tiles, are still one row of the hand."""
+    groups = [list(g) for g in groups]
+    joined = True
+    while joined:
+        joined = False
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                first, second = groups[a], groups[b]
+                if min(len(first), len(second)) < 2 or abs(np.median(v[first]) - np.median(v[second])) > LINK_ACROSS * depth:
+                    continue
+                gap = max(u[second].min() - u[first].max(), u[first].min() - u[second].max())
+                if 0 < gap <= JOIN_ALONG * width:
+                    groups[a] = first + second
+                    del groups[b]
+                    joined = True
+                    break
+            if joined:
+                break
+    return groups
+
+
+def _stacked(row: Row, centres: np.ndarray, normal: np.ndarray) -> list[int]:
+    """Tiles lying on top of a neighbour in the row (an added kong's fourth tile on the turned one): of two
+    tiles overlapping by more than `STACKED` of a tile's width along the row, the one further off its line, when
+    it lies `STACKED_OFF` further (a box drawn twice on one tile lies on the line: `vision.overlaps`)."""
+    off = np.abs(centres[list(row.tiles)] @ normal - row.across)
+    pairs = [k for k in np.flatnonzero(row.gaps < -STACKED) if abs(off[k] - off[k + 1]) > STACKED_OFF * row.unit[k]]
+    return sorted({row.tiles[k if off[k] > off[k + 1] else k + 1] for k in pairs})
 
 
 def _median_spacing(u: np.ndarray, v: np.ndarray, size: float) -> float:
