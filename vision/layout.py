@@ -356,7 +356,7 @@ class _Reader:
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         near = [r for r in self.rows if r.tiles[0] in flower_rows and _adjacent(main, r)  # the hand's own, not discards
-                and all(self.det.confidence[i] >= LOW_CONFIDENCE for i in r.tiles)]  # nor a tile of a heap misread
+                and all(self.det.confidence[i] >= STRAY for i in r.tiles)]  # nor a tile of a heap misread
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):

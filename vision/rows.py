@@ -25,7 +25,7 @@ LINK_ALONG = 3.2  # tiles further apart than this many tile widths along a row a
 JOIN_ALONG = 5.0  # ... unless both lie on one line with at most this many tile widths between their ends
 LINK_ACROSS = 0.5  # ... nor those offset across the row by more than this share of a tile's depth
 STACKED = 0.6  # overlap along a row (tile widths) over which one of two tiles lies on the other
-STACKED_OFF = 0.15  # ... and lies this many tile widths further off the row's line than the other
+STACKED_OFF = 0.3  # ... and the two lie this many tile widths apart across the row
 SIDEWAYS_ASPECT = 1.33  # a tile's depth over its width, for the spacing model of sideways tiles
 
 
@@ -208,9 +208,10 @@ def _collinear(groups: list[list[int]], u: np.ndarray, v: np.ndarray, width: flo
 def _stacked(row: Row, centres: np.ndarray, normal: np.ndarray) -> list[int]:
     """Tiles lying on top of a neighbour in the row (an added kong's fourth tile on the turned one): of two
     tiles overlapping by more than `STACKED` of a tile's width along the row, the one further off its line, when
-    it lies `STACKED_OFF` further (a box drawn twice on one tile lies on the line: `vision.overlaps`)."""
-    off = np.abs(centres[list(row.tiles)] @ normal - row.across)
-    pairs = [k for k in np.flatnonzero(row.gaps < -STACKED) if abs(off[k] - off[k + 1]) > STACKED_OFF * row.unit[k]]
+    the two lie `STACKED_OFF` apart across the row (two boxes drawn on one tile lie on one line: `vision.overlaps`)."""
+    across = centres[list(row.tiles)] @ normal
+    off = np.abs(across - row.across)
+    pairs = [k for k in np.flatnonzero(row.gaps < -STACKED) if abs(across[k] - across[k + 1]) > STACKED_OFF * row.unit[k]]
     return sorted({row.tiles[k if off[k] > off[k + 1] else k + 1] for k in pairs})
 
 

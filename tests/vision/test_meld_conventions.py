@@ -1,0 +1,86 @@
+"""Each way a player lays a hand with melds down (issue #41) read from true boxes: a chow's claimed tile at
+its left end, melds left of the standing tiles or far apart on one line, an added kong stacked or side by
+side, concealed kongs face down in their forms, flowers in a row of their own, a sliver of a tile at the
+row's end. End to end on composed real crops: ``uv run python -m models.measure.melds``."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from datasets.layouts import Placed
+from scoring import MeldKind, format_hand
+from tests.vision.test_layout import ASPECT, lay, shoot
+from vision.detections import TileDetections
+from vision.layout import read_hand
+
+STANDING = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p"
+
+
+def _read(tiles: list[Placed], angle: float = 0.0) -> str | None:
+    reading = read_hand(shoot(tiles, angle))
+    return format_hand(reading.hand) if reading.hand is not None else None
+
+
+@pytest.mark.parametrize("angle", [0, 90, 200])
+def test_a_chows_claimed_tile_turned_at_its_left_end(angle: float) -> None:
+    reading = read_hand(shoot(lay(f"{STANDING} | 5s~ 3s 4s"), angle))
+    assert reading.hand is not None and [m.kind for m in reading.hand.melds] == [MeldKind.CHOW]
+    meld = reading.hand.melds[0]
+    assert [t.code for t in meld.tiles] == ["3s", "4s", "5s"] and meld.claimed == 2
+
+
+def test_melds_left_of_the_standing_tiles_set_apart() -> None:
+    assert _read(lay(f"5s~ 3s 4s | {STANDING}")) == _read(lay(f"{STANDING} | 3s 4s 5s~"))
+
+
+def test_melds_far_apart_on_one_line_are_still_the_hands() -> None:
+    tiles = lay(f"{STANDING} | 5p~ 5p 5p")
+    far = [replace(p, x=p.x + 4.0) if p.code == "5p" else p for p in tiles]  # four tile widths further
+    assert _read(tiles) == _read(far) == "[555p,1]123456789m9p9p"
+
+
+@pytest.mark.parametrize("angle", [0, 90])
+def test_an_added_kong_stacked_on_its_turned_tile(angle: float) -> None:
+    tiles = lay(f"{STANDING} | 5p~ 5p 5p")
+    turned = next(p for p in tiles if p.sideways)
+    stacked = replace(turned, y=turned.y - 0.62)  # on top, shifted toward the far side: partly over it
+    reading = read_hand(shoot([*tiles, stacked], angle))
+    assert reading.hand is not None
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and kong.added and not kong.concealed
+
+
+def test_an_added_kong_laid_beside_its_turned_tile_turned_too() -> None:
+    reading = read_hand(shoot(lay(f"{STANDING} | 5p~ 5p~ 5p 5p")))
+    assert reading.hand is not None
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and not kong.concealed
+
+
+@pytest.mark.parametrize("kong", ["back E E back", "E back back E"])
+def test_concealed_kongs_with_two_tiles_face_down(kong: str) -> None:
+    assert _read(lay(f"{STANDING} | {kong}")) == "[EEEE]123456789m9p9p"
+
+
+def test_a_concealed_kong_all_face_down_is_read_with_a_doubt() -> None:
+    reading = read_hand(shoot(lay(f"{STANDING} | back back back back")))
+    assert reading.hand is not None and reading.hand.melds[0].concealed
+    assert any("all face down" in d.message for d in reading.doubts)
+
+
+def test_flowers_in_a_row_of_their_own_beside_the_hand() -> None:
+    tiles = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p")
+    flowers = [Placed(code, 1.0 + k, -1.6 * ASPECT) for k, code in enumerate(("1f", "6f"))]  # a row behind
+    assert _read([*tiles, *flowers]) == "16f123456789m9p123s9p"
+
+
+def test_a_sliver_of_a_tile_at_the_rows_end_is_no_tile_of_the_hand() -> None:
+    found = shoot(lay(f"{STANDING} | 5p~ 5p 5p"))
+    x0, y0, x1, y1 = found.xyxy[int(np.argmax(found.xyxy[:, 2]))]
+    sliver = TileDetections(np.array([[x1 + 5, y0, x1 + 5 + 0.3 * (x1 - x0), y1]]), np.array([0.6]),
+                            np.array([found.class_id[int(np.argmax(found.xyxy[:, 2]))]]))
+    reading = read_hand(TileDetections.concat([found, sliver]))
+    assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
