@@ -18,6 +18,7 @@ import numpy as np
 
 from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from scoring.tiles import BACK
+from vision.blanks import settle_blanks
 from vision.detections import TileDetections
 from vision.detector import Detector, FaceMemory
 from vision.imagefile import Photo
@@ -114,7 +115,7 @@ def _faint(detector: Detector) -> Detector:
 def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, FaceMemory]:
     """The photo as given, read at `SCAN_VIEWS`, and the faces read (for the other turns to take)."""
     memory = FaceMemory()
-    return merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory)), memory
+    return settle_blanks(image, merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory))), memory
 
 
 def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: ScanOverrides | None,
@@ -125,7 +126,7 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading):
         for readings in turns_read(image, faint, first, memory=memory):
-            voted = read_hand(_without_faint_backs(merge_row_doubles(vote(readings))), overrides)
+            voted = read_hand(_without_faint_backs(settle_blanks(image, merge_row_doubles(vote(readings)))), overrides)
             if not all_sides and _sure(voted):  # the turns read so far settle it
                 break
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
