@@ -6,17 +6,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from vision.weights import SECOND_LOOK_FACES
+
 # The readers' recipes: the face reader's and the box refiner's (`models.faces`, `models.boxes`), and the
 # second-look readers' with the faces each reads again (`vision.faces.SECOND_LOOKS`: shipped as
 # models/mcr-<name>.onnx), here so `mcr train` names them without loading the trainers' imports (cv2, numpy).
 MODELS_DIR = Path(__file__).resolve().parent
 FACES_RECIPE = MODELS_DIR / "recipe-faces.json"
 BOXES_RECIPE = MODELS_DIR / "recipe-boxes.json"
-SECOND_LOOK_FACES = {"flowers": "flowers and seasons", "characters": "characters 1m-9m"}
 SECOND_LOOK_RECIPES = {name: MODELS_DIR / f"recipe-{name}.json" for name in SECOND_LOOK_FACES}
-# The real photos never trained on (YOLO folder), as `mcr train --prepare-only` builds them: what `mcr eval` and
-# the label check read by default.
-HELD_OUT = Path(__file__).resolve().parent.parent / "data" / "real" / "images" / "val"
 
 
 def measured(measure: Callable[[], None]) -> int:

@@ -27,9 +27,18 @@ import numpy as np
 
 from models import BOXES_RECIPE
 from models.faces import colour_jitter
-from models.runs import ROOT, Run, command_line, missing_data, save_compact, trained, write_onnx
+from models.runs import (
+    ROOT,
+    Run,
+    command_line,
+    missing_data,
+    save_compact,
+    trained,
+    write_onnx,
+)
 from vision.boxes import MARGIN, edges_in_region, region_view, turned_edges
-from vision.evaluation import box_iou, read_truth, yolo_pairs
+from vision.evaluation import read_truth, yolo_pairs
+from vision.geometry import box_iou
 from vision.onnxmodel import to_blob
 
 RECIPE = BOXES_RECIPE

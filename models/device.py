@@ -144,7 +144,7 @@ def unpack_faces(carried: Path) -> tuple[str, ...]:
 def real_dataset(carried: Path, work: Path) -> Path:
     """``work/real`` as `models.train` expects it, from the carried photos: all of them to train on,
     the first `VAL_PHOTOS` also as the validation Ultralytics runs after its last epoch."""
-    from datasets.formats.yolo import names_yaml
+    from vision.labels.yolo import names_yaml
 
     real = work / "real"
     for split, count in (("train", None), ("val", VAL_PHOTOS)):

@@ -22,11 +22,19 @@ from pathlib import Path
 
 import numpy as np
 
-from models import HELD_OUT, measured
+from models import measured
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.detector import Detector, checked_conf, load_image
-from vision.evaluation import Truth, box_iou, match, read_exactly, read_truth, yolo_pairs
+from vision.evaluation import (
+    HELD_OUT,
+    Truth,
+    match,
+    read_exactly,
+    read_truth,
+    yolo_pairs,
+)
+from vision.geometry import box_iou
 
 NEAR_IOU = 0.2  # a reading overlapping a labelled tile this much (under 0.5) is taken for that tile, its box off
 EDGE = 4.0  # pixels from the photo's edge within which an unfound labelled tile counts as cut off

@@ -22,11 +22,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.formats.yolo import label_lines
-from models import HELD_OUT, measured
+from models import measured
 from models.real_data import CopyMatcher, source_name
 from vision.detector import Detector, load_image
-from vision.evaluation import IOU_THRESHOLDS, Truth, box_iou, read_truth, yolo_pairs
+from vision.evaluation import HELD_OUT, IOU_THRESHOLDS, Truth, read_truth, yolo_pairs
+from vision.geometry import box_iou
+from vision.labels.yolo import label_lines
 
 MIN_INLIERS = 30  # matches agreeing with the affine map, below which two copies are not compared
 REPROJECTION = 3.0  # pixels a match may miss the affine map by and agree with it

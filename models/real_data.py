@@ -25,8 +25,8 @@ import cv2
 import numpy as np
 
 from models.riichi import MirrorJudge
-from datasets.formats.yolo import names_yaml
 from scoring.tiles import tile
+from vision.labels.yolo import names_yaml
 
 HOLDOUT_PERCENT = 10
 HOLDOUT_SALT = "mcr-lens-holdout-v1"

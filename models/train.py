@@ -17,9 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from datasets.formats.yolo import names_yaml
 from models import recipe_or_exit
 from scoring.tiles import CLASS_NAMES
+from vision.labels.yolo import names_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 RECIPE = ROOT / "models" / "recipe.json"  # the first stage: from the riichi model, real photos only

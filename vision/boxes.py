@@ -20,7 +20,6 @@ import numpy as np
 from vision.faces import window
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
-DEFAULT_BOX_MODEL_NAME = "mcr-boxes.onnx"
 MARGIN = 0.35  # of the box's width (height), seen beyond its left and right (top and bottom) edges
 BLEND = 0.5  # the refiner's share of the box kept, the detector's the rest. Session 26, held-out real photos
 # (mAP50 / mAP50-95): the detector's boxes 0.894 / 0.386, the refiner's 0.895 / 0.401, their mean 0.900 / 0.404;

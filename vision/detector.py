@@ -21,16 +21,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import models
 from scoring.tiles import TILES
-from vision.boxes import DEFAULT_BOX_MODEL_NAME, BoxRefiner
+from vision.boxes import BoxRefiner
 from vision.detections import TileDetections
-from vision.evaluation import box_area, box_iou
 from vision.faces import FaceReader, checked_views, face_model_path, reader_paths
+from vision.geometry import box_area, box_iou
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
+from vision.weights import BOX_REFINER, DETECTOR, shipped
 
-DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 NMS_BLOCK = 1024  # boxes whose overlaps `nms` works out at once (a 1024² matrix, 1 MB of flags)
@@ -49,8 +48,8 @@ SHOWN = 0.25  # the least share of a box that lies in the image for it to be a c
 
 
 def default_model_path() -> Path:
-    """The shipped model in the `models` package; a clear error if this checkout has none yet."""
-    path = Path(models.__file__).resolve().parent / DEFAULT_MODEL_NAME
+    """The shipped detector (`vision.weights`); a clear error if this checkout has none yet."""
+    path = shipped(DETECTOR)
     if not path.is_file():
         raise FileNotFoundError(f"no shipped detector at {path}: train one (`mcr train`) or pass --model")
     return path
@@ -390,7 +389,7 @@ class Detector:
         face_path, look_paths = reader_paths(face_model, second_looks, faces)
         self.faces = FaceReader(face_path, threads) if face_path is not None else None
         self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
-        refiner_path = face_model_path(box_model, refine, DEFAULT_BOX_MODEL_NAME)
+        refiner_path = face_model_path(box_model, refine, BOX_REFINER)
         self.refiner = BoxRefiner(refiner_path, threads) if refiner_path is not None else None
 
     def __call__(self, image: np.ndarray) -> TileDetections:

@@ -16,14 +16,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import models
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
+from vision.weights import FACE_READER, SECOND_LOOKS, shipped
 
-DEFAULT_FACE_MODEL_NAME = "mcr-faces.onnx"
-SECOND_LOOKS: dict[str, str] = {name: f"mcr-{name}.onnx" for name in models.SECOND_LOOK_FACES}
-"""The second-look readers (`FaceReader.second_look`) a `Detector` loads beside the face reader: a name and
-the shipped file of each, a reader of a few faces the face reader confuses (flowers and seasons; the 萬
-characters), at a larger size."""
+# The second-look readers (`FaceReader.second_look`, their files `SECOND_LOOKS`) a `Detector` loads beside the face
+# reader each read a few faces the face reader confuses (flowers and seasons; the 萬 characters), at a larger size.
 MARGIN = 0.12  # of the box's long side, kept around it on every side
 SURE_VIEW = 0.8  # a crop whose first view a reader reads as one face at this probability is not read at its other
 # views (`FaceReader.__call__`): on the 3,639 labelled crops of the held-out real photos, 79 % of them, every one read
@@ -48,13 +45,13 @@ def checked_views(views: int) -> int:
     return views
 
 
-def default_face_model_path(name: str = DEFAULT_FACE_MODEL_NAME) -> Path:
-    """A shipped reader in the `models` package (it may be absent in a checkout without one)."""
-    return Path(models.__file__).resolve().parent / name
+def default_face_model_path(name: str = FACE_READER) -> Path:
+    """A shipped reader (`vision.weights`; it may be absent in a checkout without one)."""
+    return shipped(name)
 
 
 def face_model_path(face_model: str | Path | None = None, faces: bool = True,
-                    name: str = DEFAULT_FACE_MODEL_NAME) -> Path | None:
+                    name: str = FACE_READER) -> Path | None:
     """A model a `Detector` uses beside its own (the face reader, or with ``name`` a second look's file or the
     box refiner's, `vision.boxes`): ``face_model`` when given, else the shipped one when the checkout has it;
     None with ``faces=False`` (faces read by the detector alone, or boxes left as drawn)."""

@@ -20,7 +20,7 @@ import numpy as np
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.detector import Detector, FaceMemory, Located
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
 from vision.overlaps import merge_overlaps
 from vision.zoom import locate_tiles, tile_size, tiles_region
 

@@ -21,8 +21,8 @@ from pathlib import Path
 import cv2
 
 from api.cli.label import usable_cores
-from datasets.labelling import Job, label_folder
 from vision.detector import Detector, default_model_path
+from vision.labels.batch import Job, label_folder
 
 REAL_PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
 

@@ -18,11 +18,18 @@ from pycocotools.coco import COCO
 
 from api.cli import build_parser, main
 from api.cli import label as label_cli
-from datasets.formats import yolo
-from datasets.label_summary import summary_text
-from datasets.labelling import FORMATS, WRITERS, Job, label_folder, read_record, record_path
 from scoring.tiles import TILES, tile
 from vision.detections import TileDetections
+from vision.labels import yolo
+from vision.labels.batch import (
+    FORMATS,
+    WRITERS,
+    Job,
+    label_folder,
+    read_record,
+    record_path,
+)
+from vision.labels.summary import summary_text
 
 REPO = Path(__file__).resolve().parents[2]
 REAL_PHOTOS = REPO.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"

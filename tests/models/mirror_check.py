@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from models import HELD_OUT
 from scoring.tiles import TILES
 from vision.detector import Detector, default_model_path, load_image
-from vision.evaluation import Truth, box_iou, read_truth, yolo_pairs
+from vision.evaluation import HELD_OUT, Truth, read_truth, yolo_pairs
+from vision.geometry import box_iou
 
 CHIRAL = np.array([t.kind == "m" or t.kind in ("wind", "flower", "season") or t.code == "F" for t in TILES])
 

@@ -7,11 +7,11 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.formats.yolo import label_lines
 from models.boxes import FOUND_IOU, Tiles, found_boxes
 from tests.vision.test_detector_model import held_out_labelled
 from vision.detector import Detector
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
+from vision.labels.yolo import label_lines
 
 
 def test_the_detectors_boxes_are_paired_with_the_labels_they_overlap_most(tmp_path: Path,

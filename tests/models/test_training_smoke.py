@@ -24,9 +24,9 @@ from models.train import (  # noqa: E402
     train,
     transforms_callback,
 )
-from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.detector import Detector  # noqa: E402
+from vision.labels.yolo import names_yaml  # noqa: E402
 
 SIZE = 160
 

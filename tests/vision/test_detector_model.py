@@ -9,13 +9,19 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from models import HELD_OUT
 from scoring.tiles import CLASS_NAMES
 from tests.api.conftest import jpeg_declaring
 from vision.detections import TileDetections
-from vision.detector import NMS_IOU, Detector, FaceMemory, default_model_path, in_tile_order, load_image
-from vision.evaluation import box_iou
+from vision.detector import (
+    NMS_IOU,
+    Detector,
+    FaceMemory,
+    default_model_path,
+    in_tile_order,
+    load_image,
+)
 from vision.faces import FaceReader
+from vision.geometry import box_iou
 from vision.imagefile import ImageFileError, decode_photo
 
 REAL = Path(__file__).resolve().parents[2].parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train"
@@ -276,7 +282,7 @@ def test_each_second_look_reads_its_held_out_faces_better_than_the_face_reader(n
     """The labelled tiles of a second look's faces in the held-out photos (`mcr eval`'s split, mirrored
     copies turned back), read by the face reader alone and with the second look over its reading."""
     from vision.detector import in_tile_order
-    from vision.evaluation import read_truth, yolo_pairs
+    from vision.evaluation import HELD_OUT, read_truth, yolo_pairs
     from vision.faces import SECOND_LOOKS, default_face_model_path
 
     if not default_face_model_path(SECOND_LOOKS[name]).is_file():

@@ -159,7 +159,7 @@ def test_a_12_megapixel_jpeg_is_read_reduced_and_reported_in_its_own_pixels(
 
     from tests.vision.test_scan_speed import twelve_megapixels
     from vision.detector import default_model_path, load_photo
-    from vision.evaluation import box_iou
+    from vision.geometry import box_iou
     from vision.scan import SCAN_SIDE
 
     try:

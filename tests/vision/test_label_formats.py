@@ -14,9 +14,9 @@ from label_studio_sdk.converter import Converter
 from label_studio_sdk.label_interface import LabelInterface
 from pycocotools.coco import COCO
 
-from datasets.formats import coco, labelstudio, yolo
 from scoring.tiles import CLASS_NAMES, TILES, tile
 from vision.detections import TileDetections
+from vision.labels import coco, labelstudio, yolo
 
 WIDTH, HEIGHT = 800, 600
 

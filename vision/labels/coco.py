@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from datasets.atomic import write_text_atomic
 from scoring.tiles import TILES
 from vision.detections import TileDetections
+from vision.labels.atomic import write_text_atomic
 
 CATEGORIES: tuple[dict[str, Any], ...] = tuple(
     {"id": t.index + 1, "name": t.code, "supercategory": t.kind.name.lower()} for t in TILES

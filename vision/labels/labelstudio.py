@@ -16,9 +16,9 @@ from xml.sax.saxutils import quoteattr
 
 import numpy as np
 
-from datasets.atomic import write_text_atomic
 from scoring.tiles import TILES, Kind, tile
 from vision.detections import TileDetections
+from vision.labels.atomic import write_text_atomic
 
 FROM_NAME = "tile"
 TO_NAME = "image"

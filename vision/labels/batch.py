@@ -27,11 +27,11 @@ from urllib.parse import quote
 
 import numpy as np
 
-from datasets.atomic import write_text_atomic
-from datasets.formats import coco, labelstudio, yolo
-from datasets.label_summary import Failure, summarise
 from vision.detections import TileDetections
 from vision.imagefile import decode_photo
+from vision.labels import coco, labelstudio, yolo
+from vision.labels.atomic import write_text_atomic
+from vision.labels.summary import Failure, summarise
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp"})
 FORMATS = ("yolo", "coco", "labelstudio")

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from scoring.tiles import BACK, COPIES_PER_FACE, TILES
 
 if TYPE_CHECKING:
-    from datasets.labelling import ImageRecord
+    from vision.labels.batch import ImageRecord
 
 LOW_CONFIDENCE = 0.5
 
