@@ -5,7 +5,7 @@ labels' outlines are finer than that (held-out real photos: the median box met i
 4.9 % at 0.9, session 20). The box refiner sees each box's region, the box with `MARGIN` of its width and
 height on every side, warped from the full-resolution photo to a `BoxRefiner.size` square (`region_view`),
 and regresses where the tile's four edges lie in that region (`edges_in_region`); the box kept is the mean
-of the detector's box and the refiner's (`BLEND`). Training (`models/boxes.py`) uses the same view, of
+of the detector's box and the refiner's (`BLEND`). Training (`models/training/boxes.py`) uses the same view, of
 boxes jittered around the real photos' labels and of the detector's own boxes, turned by quarter turns.
 """
 
@@ -80,7 +80,7 @@ class BoxRefiner:
     """The box refiner (ONNX: views in, four edges out); load once, call with a photo and its boxes."""
 
     def __init__(self, model_path: str | Path, threads: int = 2) -> None:
-        self._model = OnnxModel.load(Path(model_path), threads, "box model", "models.boxes", classes=False)
+        self._model = OnnxModel.load(Path(model_path), threads, "box model", "models.training.boxes", classes=False)
         self.size, self.version = self._model.size, self._model.version
         values = self._model.session.get_outputs()[0].shape[-1]
         if values != 4:  # a face reader given for a box model, say

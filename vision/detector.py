@@ -175,7 +175,7 @@ def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BoxBins:
-    """How a detector exported without its box decoding (`models.export.split_head`) gives boxes: per anchor,
+    """How a detector exported without its box decoding (`models.training.export.split_head`) gives boxes: per anchor,
     four distributions (left, top, right, bottom) over ``bins`` distances from the anchor point, in units of its
     level's stride (``strides``, finest first). The graph decoded them for every anchor, a softmax across rows
     that took 13 % of a pass (3.7 of 29 ms at 448×352); `decode` does it for the few candidates only."""
@@ -382,7 +382,7 @@ class Detector:
         checked_iou(iou)
         self.views = checked_views(views)
         path = Path(model_path) if model_path is not None else default_model_path()
-        self._model = OnnxModel.load(path, threads, "model", "models.export")
+        self._model = OnnxModel.load(path, threads, "model", "models.training.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.bins = BoxBins.of(self._model.metadata)
         self.conf, self.iou, self.max_det = conf, iou, max_det

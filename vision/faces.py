@@ -4,7 +4,7 @@ The detector reads faces from the whole photo shrunk to a few hundred pixels, wh
 some 25 pixels wide, and it misreads faces far more often than it misses tiles (held-out real photos:
 AP50 0.80 for tiles located whatever face was read, 0.60 with the face). The face reader crops each
 detected box from the full-resolution photo, square with a margin of context, and classifies it at
-`FaceReader.size` pixels. Training (`models/faces.py`) uses the same crop (`square_crop`), with the box
+`FaceReader.size` pixels. Training (`models/training/faces.py`) uses the same crop (`square_crop`), with the box
 jittered and the crop turned by multiples of 90° so a tile lying sideways or upside down reads alike.
 """
 
@@ -110,7 +110,7 @@ class FaceReader:
     """The face classifier (ONNX, softmax over its classes); load once, call with a photo and boxes."""
 
     def __init__(self, model_path: str | Path, threads: int = 2) -> None:
-        self._model = OnnxModel.load(Path(model_path), threads, "face model", "models.faces")
+        self._model = OnnxModel.load(Path(model_path), threads, "face model", "models.training.faces")
         self.size, self.classes, self.version = self._model.size, self._model.classes, self._model.version
         self.tile_index = self._model.tile_index
 

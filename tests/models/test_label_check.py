@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.label_check import (
+from models.measure.label_check import (
     affine_maps,
     carried,
     ceiling,

@@ -10,8 +10,7 @@ import pytest
 from api.cli import main
 from scoring import parse_hand
 from scoring.tiles import tile
-from tests.vision.test_layout import HAND, NOTATION, lay, shoot
-from tests.vision.test_scan import FixedTiles
+from tests.vision.conftest import HAND, NOTATION, FixedTiles, lay, shoot
 from vision.detections import TileDetections
 from vision.evaluation import (
     Evaluator,
