@@ -16,7 +16,8 @@ from scoring.decompose import (
     Group,
     SetKind,
 )
-from scoring.detect.view import Found, HandFacts, View, add, is_terminal_or_honor, rank, suit, tiles_label
+from scoring.fans import Fan
+from scoring.patterns.view import Found, HandFacts, View, add, is_terminal_or_honor, rank, suit, tiles_label
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
@@ -30,17 +31,19 @@ def form_fans(v: View, found: Found) -> None:
     if v.form == SEVEN_PAIRS:
         pairs = sorted({g.tile for g in v.groups})
         shifted = len(pairs) == 7 and suit(pairs[0]) == suit(pairs[6]) < 3 and pairs[6] - pairs[0] == 6
-        add(found, 6 if shifted else 19, v.groups)
+        add(found, Fan.SEVEN_SHIFTED_PAIRS if shifted else Fan.SEVEN_PAIRS, v.groups)
     elif v.form == THIRTEEN_ORPHANS:
-        add(found, 7, tiles_label(present))
+        add(found, Fan.THIRTEEN_ORPHANS, tiles_label(present))
     elif v.form == HONORS_AND_KNITTED:
         honors = sum(1 for t in present if t >= HONOR_START)
-        add(found, 20 if honors == 7 else 34, tiles_label(present))
+        greater = honors == 7  # all seven honours beside the knitted tiles
+        add(found, Fan.GREATER_HONORS_AND_KNITTED_TILES if greater else Fan.LESSER_HONORS_AND_KNITTED_TILES,
+            tiles_label(present))
         for ks in KNITTED_STRAIGHTS:
             if honors < 7 and all(counts[t] for t in ks):
-                add(found, 35, tiles_label(sorted(ks)))
+                add(found, Fan.KNITTED_STRAIGHT, tiles_label(sorted(ks)))
     elif v.form == KNITTED_STRAIGHT:
-        add(found, 35, v.groups[:1])
+        add(found, Fan.KNITTED_STRAIGHT, v.groups[:1])
 
 
 def nine_gates(facts: HandFacts, found: Found) -> None:
@@ -51,7 +54,7 @@ def nine_gates(facts: HandFacts, found: Found) -> None:
     for start in (0, 9, 18):
         if standing[start : start + 9] == _NINE_GATES and sum(standing) == 13 and facts.win // 9 == start // 9:
             gates = tiles_label([start] * 3 + list(range(start + 1, start + 8)) + [start + 8] * 3)
-            add(found, 4, f"{gates} + {tiles_label([facts.win])}")
+            add(found, Fan.NINE_GATES, f"{gates} + {tiles_label([facts.win])}")
 
 
 def set_trait_fans(v: View, found: Found) -> None:
@@ -60,14 +63,14 @@ def set_trait_fans(v: View, found: Found) -> None:
         return
     units = [g for g in v.groups if g.kind is not SetKind.KNITTED]
     if len(v.chows) + 3 * (v.form == KNITTED_STRAIGHT) == 4 and v.pair.tile < HONOR_START:
-        add(found, 63, "chows only and a suited pair")
+        add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
     if v.form != REGULAR:
         return
     traits = [_traits(g) for g in units]
     if all(outside for outside, _ in traits):
-        add(found, 55, tuple(units))
+        add(found, Fan.OUTSIDE_HAND, tuple(units))
     if all(five for _, five in traits):
-        add(found, 31, tuple(units))
+        add(found, Fan.ALL_FIVES, tuple(units))
 
 
 @lru_cache(maxsize=1024)

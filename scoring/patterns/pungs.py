@@ -10,23 +10,26 @@ from __future__ import annotations
 from itertools import combinations
 
 from scoring.decompose import HONOR_START, SetKind
-from scoring.detect.view import Found, View, add, is_terminal_or_honor, rank, suit
+from scoring.fans import Fan
+from scoring.patterns.view import Found, View, add, is_terminal_or_honor, rank, suit
 
 DRAGON_START = HONOR_START + 4
+TWO_KONGS = {2: Fan.TWO_CONCEALED_KONGS, 1: Fan.CONCEALED_KONG_AND_MELDED_KONG, 0: Fan.TWO_MELDED_KONGS}  # by concealed
+CONCEALED_PUNGS = {4: Fan.FOUR_CONCEALED_PUNGS, 3: Fan.THREE_CONCEALED_PUNGS, 2: Fan.TWO_CONCEALED_PUNGS}  # by count
 
 
 def _three_pung_fan(a: int, b: int, c: int) -> int | None:
     if c >= HONOR_START:
         return None
     if suit(a) == suit(b) == suit(c):
-        return 24 if b == a + 1 and c == b + 1 else None  # Pure Shifted Pungs
+        return Fan.PURE_SHIFTED_PUNGS if b == a + 1 and c == b + 1 else None
     if len({suit(a), suit(b), suit(c)}) != 3:
         return None
     ranks = sorted((rank(a), rank(b), rank(c)))
     if ranks[0] == ranks[2]:
-        return 32  # Triple Pung
+        return Fan.TRIPLE_PUNG
     if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
-        return 42  # Mixed Shifted Pungs
+        return Fan.MIXED_SHIFTED_PUNGS
     return None
 
 
@@ -39,7 +42,7 @@ def pung_pattern_fans(v: View, found: Found) -> None:
     groups = v.pungs
     tiles = [g.tile for g in groups]
     if len(tiles) == 4 and suit(tiles[0]) == suit(tiles[3]) < 3 and tiles == list(range(tiles[0], tiles[0] + 4)):
-        add(found, 15, groups)  # Four Pure Shifted Pungs
+        add(found, Fan.FOUR_PURE_SHIFTED_PUNGS, groups)
         return
     for trio in combinations(range(len(tiles)), 3):
         fan = _three_pung_fan(*(tiles[i] for i in trio))
@@ -48,12 +51,12 @@ def pung_pattern_fans(v: View, found: Found) -> None:
             rest = [i for i in range(len(tiles)) if i not in trio]
             for i in trio:
                 if rest and _double_pung(tiles[i], tiles[rest[0]]):
-                    add(found, 65, (groups[i], groups[rest[0]]))
+                    add(found, Fan.DOUBLE_PUNG, (groups[i], groups[rest[0]]))
                     break
             return
     for i, j in combinations(range(len(tiles)), 2):
         if _double_pung(tiles[i], tiles[j]):
-            add(found, 65, (groups[i], groups[j]))
+            add(found, Fan.DOUBLE_PUNG, (groups[i], groups[j]))
 
 
 def honor_fans(v: View, found: Found) -> None:
@@ -64,34 +67,34 @@ def honor_fans(v: View, found: Found) -> None:
     pair = v.pair.tile if v.pair else -1
     wind_sets = tuple(winds)
     if len(winds) == 4:
-        add(found, 1, wind_sets)
+        add(found, Fan.BIG_FOUR_WINDS, wind_sets)
     elif len(winds) == 3 and HONOR_START <= pair < DRAGON_START:
-        add(found, 9, (*wind_sets, v.pair))
+        add(found, Fan.LITTLE_FOUR_WINDS, (*wind_sets, v.pair))
     elif len(winds) == 3:
-        add(found, 38, wind_sets)
+        add(found, Fan.BIG_THREE_WINDS, wind_sets)
     dragon_sets = tuple(dragons)
     if len(dragons) == 3:
-        add(found, 2, dragon_sets)
+        add(found, Fan.BIG_THREE_DRAGONS, dragon_sets)
     elif len(dragons) == 2 and pair >= DRAGON_START:
-        add(found, 10, (*dragon_sets, v.pair))
+        add(found, Fan.LITTLE_THREE_DRAGONS, (*dragon_sets, v.pair))
     elif len(dragons) == 2:
-        add(found, 54, dragon_sets)
+        add(found, Fan.TWO_DRAGON_PUNGS, dragon_sets)
     else:
         for g in dragons:
-            add(found, 59, (g,))
+            add(found, Fan.DRAGON_PUNG, (g,))
     for g in winds:
         scored = False
         if g.tile == facts.prevalent_wind:
-            add(found, 60, (g,))
+            add(found, Fan.PREVALENT_WIND, (g,))
             scored = True
         if g.tile == facts.seat_wind:
-            add(found, 61, (g,))
+            add(found, Fan.SEAT_WIND, (g,))
             scored = True
         if not scored and len(winds) < 3:
-            add(found, 73, (g,))
+            add(found, Fan.PUNG_OF_TERMINALS_OR_HONORS, (g,))
     for g in v.pungs:
         if g.tile < HONOR_START and is_terminal_or_honor(g.tile):
-            add(found, 73, (g,))
+            add(found, Fan.PUNG_OF_TERMINALS_OR_HONORS, (g,))
 
 
 def kong_fans(v: View, found: Found) -> None:
@@ -101,25 +104,25 @@ def kong_fans(v: View, found: Found) -> None:
     shown = [g for g in kongs if not g.concealed]
     text = tuple(kongs)
     if len(kongs) == 4:
-        add(found, 5, text)
+        add(found, Fan.FOUR_KONGS, text)
     elif len(kongs) == 3:
-        add(found, 17, text)
+        add(found, Fan.THREE_KONGS, text)
     elif len(kongs) == 2:
-        add(found, {2: 53, 1: 82, 0: 57}[len(hidden)], text)
+        add(found, TWO_KONGS[len(hidden)], text)
     elif hidden:
-        add(found, 67, text)
+        add(found, Fan.CONCEALED_KONG, text)
     elif shown:
-        add(found, 74, text)
+        add(found, Fan.MELDED_KONG, text)
     concealed = [g for g in v.pungs if g.concealed]
     if len(concealed) >= 2:
-        add(found, {4: 12, 3: 33, 2: 66}[len(concealed)], tuple(concealed))
+        add(found, CONCEALED_PUNGS[len(concealed)], tuple(concealed))
 
 
 def all_pungs_fans(v: View, found: Found) -> None:
     """All Pungs and All Even Pungs (four pungs or kongs and a pair)."""
     if len(v.pungs) != 4 or v.pair is None:
         return
-    add(found, 48, "four pungs or kongs")
+    add(found, Fan.ALL_PUNGS, "four pungs or kongs")
     units = [g.tile for g in v.pungs] + [v.pair.tile]
     if all(t < HONOR_START and rank(t) % 2 == 1 for t in units):
-        add(found, 21, "every set and the pair of even tiles")
+        add(found, Fan.ALL_EVEN_PUNGS, "every set and the pair of even tiles")

@@ -1,13 +1,13 @@
-"""Fan detectors, grouped by family; ``reading_fans`` runs the per-reading ones in a fixed order."""
+"""Fan patterns, grouped by family; ``reading_fans`` runs the per-reading ones in a fixed order."""
 
 from __future__ import annotations
 
-from scoring.detect.chows import chow_fans
-from scoring.detect.pungs import all_pungs_fans, honor_fans, kong_fans, pung_pattern_fans
-from scoring.detect.shape import form_fans, nine_gates, set_trait_fans
-from scoring.detect.situation import wait_fans, win_fans
-from scoring.detect.tiles import tile_fans
-from scoring.detect.view import Found, HandFacts, View
+from scoring.patterns.chows import chow_fans
+from scoring.patterns.pungs import all_pungs_fans, honor_fans, kong_fans, pung_pattern_fans
+from scoring.patterns.shape import form_fans, nine_gates, set_trait_fans
+from scoring.patterns.situation import wait_fans, win_fans
+from scoring.patterns.tiles import tile_fans
+from scoring.patterns.view import Found, HandFacts, View
 
 __all__ = ["Found", "HandFacts", "View", "hand_fans", "reading_fans"]
 

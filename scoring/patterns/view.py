@@ -1,8 +1,8 @@
-"""What the fan detectors look at: facts about the whole hand, and one reading of it.
+"""What the fan patterns look at: facts about the whole hand, and one reading of it.
 
 ``HandFacts`` is built once per hand (tile counts, win conditions, the wait), ``View`` once per
 reading (its chows, pungs and pair, with the concealed/melded status each set scores with).
-Detectors return ``Found``: fan id -> one piece of evidence per time the fan is scored: the groups
+Patterns return ``Found``: fan (`scoring.fans.Fan`) -> one piece of evidence per time the fan is scored: the groups
 that make it (rendered only for the chosen reading, by ``render``) or a short text.
 """
 

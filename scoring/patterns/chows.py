@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from scoring.detect.view import Found, View, add, rank, suit
-from scoring.fans import FAN_BY_ID
-
-PURE_TERMINAL_CHOWS, THREE_SUITED_TERMINAL_CHOWS = 13, 29
+from scoring.fans import FAN_BY_ID, Fan
+from scoring.patterns.view import Found, View, add, rank, suit
 
 
 def _four_chow_fan(a: int, b: int, c: int, d: int) -> int | None:
     if suit(a) == suit(d):
         if a == b == c == d:
-            return 14  # Quadruple Chow
+            return Fan.QUADRUPLE_CHOW
         if b - a == c - b == d - c and b - a in (1, 2):
-            return 16  # Four Pure Shifted Chows
+            return Fan.FOUR_PURE_SHIFTED_CHOWS
     return None
 
 
@@ -28,34 +26,34 @@ def three_chow_fan(a: int, b: int, c: int) -> int | None:
     """The fan of three chows given by their lowest tiles, sorted; None if they make none."""
     if suit(a) == suit(b) == suit(c):
         if a == b == c:
-            return 23  # Pure Triple Chow
+            return Fan.PURE_TRIPLE_CHOW
         if (rank(a), rank(b), rank(c)) == (0, 3, 6):
-            return 28  # Pure Straight
+            return Fan.PURE_STRAIGHT
         if b - a == c - b and b - a in (1, 2):
-            return 30  # Pure Shifted Chows
+            return Fan.PURE_SHIFTED_CHOWS
         return None
     if len({suit(a), suit(b), suit(c)}) != 3:
         return None
     ranks = sorted((rank(a), rank(b), rank(c)))
     if ranks == [0, 3, 6]:
-        return 39  # Mixed Straight
+        return Fan.MIXED_STRAIGHT
     if ranks[0] == ranks[2]:
-        return 41  # Mixed Triple Chow
+        return Fan.MIXED_TRIPLE_CHOW
     if ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1:
-        return 50  # Mixed Shifted Chows
+        return Fan.MIXED_SHIFTED_CHOWS
     return None
 
 
 def two_chow_fan(a: int, b: int) -> int | None:
     if suit(a) == suit(b):
         if a == b:
-            return 69  # Pure Double Chow
+            return Fan.PURE_DOUBLE_CHOW
         if abs(a - b) == 3:
-            return 71  # Short Straight
+            return Fan.SHORT_STRAIGHT
         if {rank(a), rank(b)} == {0, 6}:
-            return 72  # Two Terminal Chows
+            return Fan.TWO_TERMINAL_CHOWS
         return None
-    return 70 if rank(a) == rank(b) else None  # Mixed Double Chow
+    return Fan.MIXED_DOUBLE_CHOW if rank(a) == rank(b) else None
 
 
 def _terminal_chows_fan(v: View) -> int | None:
@@ -67,10 +65,10 @@ def _terminal_chows_fan(v: View) -> int | None:
     if sorted(rank(t) for t in tiles) != [0, 0, 6, 6]:
         return None
     if suits == {suit(v.pair.tile)} and tiles[0] != tiles[2]:
-        return PURE_TERMINAL_CHOWS
+        return Fan.PURE_TERMINAL_CHOWS
     both_in_each = all(sorted(rank(t) for t in tiles if suit(t) == s) == [0, 6] for s in suits)
     if len(suits) == 2 and both_in_each and suit(v.pair.tile) not in suits:
-        return THREE_SUITED_TERMINAL_CHOWS
+        return Fan.THREE_SUITED_TERMINAL_CHOWS
     return None
 
 

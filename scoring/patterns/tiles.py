@@ -6,7 +6,8 @@ Each family gives its largest pattern only (a one-suit hand is a flush, never al
 from __future__ import annotations
 
 from scoring.decompose import FACES, HONOR_START
-from scoring.detect.view import Found, HandFacts, add, is_terminal_or_honor, rank, suit, tiles_label
+from scoring.fans import Fan
+from scoring.patterns.view import Found, HandFacts, add, is_terminal_or_honor, rank, suit, tiles_label
 from scoring.tiles import tile
 
 _GREEN = frozenset(tile(c).index for c in ("2s", "3s", "4s", "6s", "8s", "F"))
@@ -14,11 +15,11 @@ _REVERSIBLE = frozenset(
     tile(c).index for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P")
 )
 _RANK_BANDS = (  # (fan, allowed ranks 0-8)
-    (25, frozenset(range(6, 9))),  # Upper Tiles 7-9
-    (26, frozenset(range(3, 6))),  # Middle Tiles 4-6
-    (27, frozenset(range(0, 3))),  # Lower Tiles 1-3
-    (36, frozenset(range(5, 9))),  # Upper Four 6-9
-    (37, frozenset(range(0, 4))),  # Lower Four 1-4
+    (Fan.UPPER_TILES, frozenset(range(6, 9))),  # ranks 7-9
+    (Fan.MIDDLE_TILES, frozenset(range(3, 6))),  # ranks 4-6
+    (Fan.LOWER_TILES, frozenset(range(0, 3))),  # ranks 1-3
+    (Fan.UPPER_FOUR, frozenset(range(5, 9))),  # ranks 6-9
+    (Fan.LOWER_FOUR, frozenset(range(0, 4))),  # ranks 1-4
 )
 
 
@@ -28,11 +29,11 @@ def tile_fans(facts: HandFacts, found: Found) -> None:
     suits = {suit(t) for t in present if t < HONOR_START}
     honors = [t for t in present if t >= HONOR_START]
     if set(present) <= _GREEN:
-        add(found, 3, tiles_label(present))
+        add(found, Fan.ALL_GREEN, tiles_label(present))
     if set(present) <= _REVERSIBLE:
-        add(found, 40, tiles_label(present))
+        add(found, Fan.REVERSIBLE_TILES, tiles_label(present))
     if all(is_terminal_or_honor(t) for t in present):
-        fan = 11 if not suits else 8 if not honors else 18
+        fan = Fan.ALL_HONORS if not suits else Fan.ALL_TERMINALS if not honors else Fan.ALL_TERMINALS_AND_HONORS
         add(found, fan, tiles_label(present))
     _suit_fans(suits, bool(honors), found)
     if not honors:
@@ -42,18 +43,18 @@ def tile_fans(facts: HandFacts, found: Found) -> None:
                 add(found, fan, tiles_label(present))
                 break
         if 0 not in ranks and 8 not in ranks:
-            add(found, 68, tiles_label(present))
+            add(found, Fan.ALL_SIMPLES, tiles_label(present))
     if len(suits) == 3 and {t < HONOR_START + 4 for t in honors} == {True, False}:
-        add(found, 51, "characters, dots, bamboo, a wind and a dragon")
+        add(found, Fan.ALL_TYPES, "characters, dots, bamboo, a wind and a dragon")
     for t in present:
         if facts.counts[t] == 4 and t not in facts.kong_tiles:
-            add(found, 64, tiles_label([t] * 4))
+            add(found, Fan.TILE_HOG, tiles_label([t] * 4))
 
 
 def _suit_fans(suits: set[int], honors: bool, found: Found) -> None:
     if len(suits) == 1:
-        add(found, 49 if honors else 22, "one suit" + (" and honours" if honors else ""))
+        add(found, Fan.HALF_FLUSH if honors else Fan.FULL_FLUSH, "one suit" + (" and honours" if honors else ""))
     elif len(suits) == 2:
-        add(found, 75, "a suit missing")
+        add(found, Fan.ONE_VOIDED_SUIT, "a suit missing")
     if not honors:
-        add(found, 76, "no honour tiles")
+        add(found, Fan.NO_HONORS, "no honour tiles")

@@ -8,26 +8,27 @@ edge (edge), the middle of a chow (closed), or the pair (single), in that order 
 from __future__ import annotations
 
 from scoring.decompose import Group, SetKind
-from scoring.detect.view import Found, HandFacts, View, add, rank, tiles_label
+from scoring.fans import Fan
+from scoring.patterns.view import Found, HandFacts, View, add, rank, tiles_label
 
 
 def win_fans(facts: HandFacts, found: Found) -> None:
     """Last tile draw/claim, replacement tile, robbing the kong, last tile, self-drawn, concealment."""
     win = tiles_label([facts.win])
     if facts.last_wall_tile:
-        add(found, 44 if facts.self_drawn else 45, win)
+        add(found, Fan.LAST_TILE_DRAW if facts.self_drawn else Fan.LAST_TILE_CLAIM, win)
     if facts.kong_replacement:
-        add(found, 46, win)
+        add(found, Fan.OUT_WITH_REPLACEMENT_TILE, win)
     if facts.robbing_kong:
-        add(found, 47, win)
+        add(found, Fan.ROBBING_THE_KONG, win)
     if facts.last_of_kind or facts.robbing_kong:
-        add(found, 58, win)
+        add(found, Fan.LAST_TILE, win)
     if facts.melded_sets == 0:
-        add(found, 56 if facts.self_drawn else 62, "nothing claimed")
+        add(found, Fan.FULLY_CONCEALED_HAND if facts.self_drawn else Fan.CONCEALED_HAND, "nothing claimed")
     elif facts.melded_sets == 4 and not facts.self_drawn:
-        add(found, 52, "four claimed sets, won on a discard")
+        add(found, Fan.MELDED_HAND, "four claimed sets, won on a discard")
     if facts.self_drawn:
-        add(found, 80, win)
+        add(found, Fan.SELF_DRAWN, win)
 
 
 def wait_fans(v: View, found: Found) -> None:
@@ -40,14 +41,14 @@ def wait_fans(v: View, found: Found) -> None:
             continue
         if g.kind is SetKind.CHOW:
             if win == g.tile + 1:
-                kinds.setdefault(78, g)
+                kinds.setdefault(Fan.CLOSED_WAIT, g)
             elif (win == g.tile + 2 and rank(g.tile) == 0) or (win == g.tile and rank(g.tile) == 6):
-                kinds.setdefault(77, g)
+                kinds.setdefault(Fan.EDGE_WAIT, g)
         elif g.kind is SetKind.PAIR and g.tile == win:
-            kinds.setdefault(79, g)
+            kinds.setdefault(Fan.SINGLE_WAIT, g)
     if not kinds or not facts.unique_wait:
         return
-    for fan in (77, 78, 79):
+    for fan in (Fan.EDGE_WAIT, Fan.CLOSED_WAIT, Fan.SINGLE_WAIT):
         if fan in kinds:
             add(found, fan, (kinds[fan],))
             return
