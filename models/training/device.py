@@ -43,10 +43,10 @@ from models.training.train import data_yaml_for, offline_ultralytics, train
 CARRY = ROOT / "carry"
 TRAVELS = 64 * 2**20  # bytes the working tree and the carried folders may take together
 MARGIN = 1_000_000  # bytes left free under that: the tree may grow a little before the call
-CARRY_NEEDS = 18_000_000  # bytes of the carried folder with every real training source at WebP 80 (17.7 MB, session 23)
+CARRY_NEEDS = 18_000_000  # bytes of the carried folder with every real training source at WebP 80 (17.7 MB)
 WHEELS = ("ultralytics==8.4.190", "ultralytics-thop==2.2.3")  # what the train extra was tested with here
 QUALITIES = (90, 80, 75, 70, 60, 50)  # WebP qualities tried for the real photos, best first, until they fit
-FACE_QUALITY = 85  # WebP quality of the carried faces (2.2 MB for the 19 training styles of session 11)
+FACE_QUALITY = 85  # WebP quality of the carried faces: the training styles' faces in a few MB, their strokes kept
 VAL_PHOTOS = 40  # carried photos Ultralytics' last-epoch validation reads there (the held-out are read here)
 RESERVE = 45.0  # seconds a run keeps after training for Ultralytics' last validation, its saving and the compaction
 ABSENT_THERE = ("polars", "ultralytics_platform", "fastapi", "pydantic", "starlette", "uvicorn", "onnxslim")

@@ -2,7 +2,7 @@
 
 ``python -m models.training.export runs/.../last.pt`` writes ``models/mcr-tiles.onnx`` (metadata: ``classes`` as a
 JSON list of tile codes in output order, ``imgsz``, ``version``, ``recipe``, and the head's ``box_bins`` and
-``strides``: `split_head`) and ``models/mcr-tiles.pt`` (EMA weights only, fp16, a few MB: what a later session
+``strides``: `split_head`) and ``models/mcr-tiles.pt`` (EMA weights only, fp16, a few MB: what a later stage
 fine-tunes or resumes from). ``python -m models.training.export --split MODEL.onnx`` splits the head of a model
 exported before (the same weights, rewritten in place).
 """

@@ -123,8 +123,8 @@ def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[st
 def colour_jitter(batch: Any, generator: Any, aug: dict[str, float]) -> Any:
     """The light of another room per crop on a (n, 3, s, s) 0–1 tensor: a colour cast (each channel's gain:
     tungsten or shade), a gamma, sometimes no colour at all, then saturation, contrast, brightness and noise.
-    Why the first three: held-out real hands under a warm cast read 66 -> 58 of 80 exactly with readers that
-    had not seen one (session 13)."""
+    Why the first three: readers that never saw a cast read fewer hands photographed under tungsten light, a
+    common light at a mahjong table."""
     import torch
 
     n = batch.shape[0]

@@ -80,9 +80,8 @@ def quantize(fp32: Path, out: Path, images: np.ndarray, in_float: Callable[[Any]
     """A model in int8 (QDQ: weights per channel in 7 bits, so that CPUs without VNNI, whose 8-bit dot
     products saturate, read alike; activations uint8 over the ranges its input ``images`` give; the nodes
     ``in_float`` names in its graph left in float). For the readers: three times faster on CPUs with VNNI (the
-    96-px readers: 64 -> 23 ms for 16 crops on one thread), and on the held-out crops they read the same faces
-    (session 11, the three readers: real 3,505 of 3,639 right in fp32, 3,506 in int8; unseen styles 6,064 and
-    6,068 of 6,528). The box refiner: `models.training.boxes.export`."""
+    96-px readers: 64 -> 23 ms for 16 crops on one thread), and they read the same faces as in fp32 (checked on the
+    validation crops when each is exported). The box refiner: `models.training.boxes.export`."""
     import onnx
     from onnxruntime.quantization import (
         CalibrationDataReader,

@@ -65,8 +65,8 @@ def test_the_budget_is_what_the_working_tree_leaves() -> None:
 
 
 def test_the_working_tree_leaves_room_for_every_real_photo() -> None:
-    """Each weights file committed shrinks what the GPU run can carry: at 5 MB left (session 22's tree) it
-    took 46 of the 406 real sources at WebP 50. Superseded weights belong in git history, not the tree."""
+    """Each weights file committed shrinks what the GPU run can carry: with a few MB left it carries a tenth of
+    the real sources, at WebP 50. Superseded weights belong in git history, not the tree."""
     assert carry_budget() >= CARRY_NEEDS, "the working tree is too big for the GPU run's photos (models.training.device)"
 
 

@@ -202,7 +202,7 @@ def _labelled(work: Callable[[str], Outcome], todo: list[str], workers: int,
     """``work`` done on each image, in this process or in ``workers`` processes, every image's outcome
     returned. A worker whose detector did not load answers at once (`label_image`), so the pool is always
     drained and closed, never terminated with tasks in flight: that could hang for ever (CPython's
-    ``Pool.terminate`` with its task thread blocked on the queue, seen once in CI, session 25)."""
+    ``Pool.terminate`` with its task thread blocked on the queue, as seen once in CI)."""
     if workers == 1 or len(todo) <= 1:
         _start_worker(factory)
         yield from map(work, todo)
