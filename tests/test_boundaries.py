@@ -59,7 +59,7 @@ def test_no_runtime_module_imports_the_workbench() -> None:
 def test_a_workbench_command_outside_a_checkout_says_so(
         command: str, package: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr("api.cli.CHECKOUT", tmp_path)  # as installed from the wheel: no workbench beside the runtime
+    monkeypatch.setattr("api.cli.REPOSITORY", tmp_path)  # as installed from the wheel: no workbench beside the runtime
     assert main([command]) == 2
     assert f"mcr {command} runs in a checkout of the repository (it needs its {package}/ folder)" in \
         capsys.readouterr().err

@@ -25,10 +25,10 @@ from vision.detections import TileDetections
 from vision.geometry import box_iou
 from vision.labels.yolo import check_our_classes, read_labels
 from vision.layout import read_hand
-from vision.weights import CHECKOUT
+from vision.weights import REPOSITORY
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
-HELD_OUT = CHECKOUT.parent / "data" / "real" / "images" / "val"
+HELD_OUT = REPOSITORY / "data" / "real" / "images" / "val"
 """The real photos never trained on, in a checkout, as `mcr train --prepare-only` builds them (a YOLO folder):
 what `mcr eval` and the measuring programs read by default."""
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})

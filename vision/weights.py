@@ -21,7 +21,9 @@ SHIPPED: tuple[str, ...] = (DETECTOR, FACE_READER, BOX_REFINER, *SECOND_LOOKS.va
 """Every ONNX file the runtime loads by default: what the wheel carries."""
 
 INSTALLED = Path(__file__).resolve().parent / "shipped"
-CHECKOUT = Path(__file__).resolve().parent.parent / "models"
+REPOSITORY = Path(__file__).resolve().parents[1]
+"""The repository's root when the runtime runs from a checkout (beside an installed wheel: its site-packages)."""
+CHECKOUT = REPOSITORY / "models"
 
 
 def models_dir() -> Path:

@@ -27,14 +27,7 @@ import numpy as np
 
 from models.training.faces import colour_jitter
 from models.training.recipes import BOXES_RECIPE, ROOT, start_weights
-from models.training.runs import (
-    Run,
-    command_line,
-    missing_data,
-    save_compact,
-    trained,
-    write_onnx,
-)
+from models.training.runs import Run, command_line, missing_data, save_compact, trained, write_onnx
 from vision.boxes import MARGIN, edges_in_region, region_view, turned_edges
 from vision.evaluation import read_truth, yolo_pairs
 from vision.geometry import box_iou

@@ -31,14 +31,7 @@ import cv2
 import numpy as np
 
 from models.training.recipes import FACES_RECIPE, ROOT, start_weights
-from models.training.runs import (
-    Run,
-    command_line,
-    missing_data,
-    save_compact,
-    trained,
-    write_onnx,
-)
+from models.training.runs import Run, command_line, missing_data, save_compact, trained, write_onnx
 from models.training.train import blurred
 from scoring.tiles import CLASS_NAMES
 from vision.evaluation import read_truth, yolo_pairs

@@ -13,10 +13,10 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from vision.weights import SECOND_LOOK_FACES
+from vision.weights import CHECKOUT, REPOSITORY, SECOND_LOOK_FACES
 
-ROOT = Path(__file__).resolve().parents[2]
-MODELS_DIR = ROOT / "models"
+ROOT = REPOSITORY  # the checkout's root: data/ (built data, runs) lies in it, ../shared beside it
+MODELS_DIR = CHECKOUT  # where the shipped models, their recipes and what training exports lie
 DETECTOR_RECIPE = MODELS_DIR / "recipe-tiles.json"  # the shipped detector's last stage
 GPU_RECIPE = MODELS_DIR / "recipe-tiles-gpu.json"  # the shipped detector continued at 640 px on a lent GPU
 FACES_RECIPE = MODELS_DIR / "recipe-faces.json"
