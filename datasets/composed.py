@@ -22,7 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.real_data import class_map, is_held_out, read_labels
+from models.training.real_data import class_map, is_held_out, read_labels
 from scoring import Hand, Meld, MeldKind
 from scoring.tiles import BACK, BONUS, COPIES_PER_FACE, PLAYABLE, TILES, Tile
 from vision.faces import FaceReader

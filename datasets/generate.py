@@ -16,9 +16,9 @@ from pathlib import Path
 
 import cv2
 
-from datasets.formats.yolo import data_yaml, label_lines
 from datasets.layouts import LAYOUTS
 from datasets.scenes import Renderer, Scene
+from vision.labels.yolo import data_yaml, label_lines
 
 
 @dataclass(frozen=True)

@@ -4,13 +4,15 @@
 whole-fan exclusion mechanism: when a fan is scored, the fans it excludes are dropped, highest fan
 first. ``deducts`` covers the clauses that drop only part of another fan's count (Nine Gates does
 not count one of its Pungs of Terminals). Which single sets earn a fan at all (a Seat Wind pung is not
-also a Pung of Terminals or Honors) is decided by the family detectors in ``scoring.detect``.
+also a Pung of Terminals or Honors) is decided by the fan patterns in ``scoring.patterns``.
 Id 82 is the Chinese rulebook's combined entry for one concealed plus one melded kong.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from enum import IntEnum
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -118,9 +120,17 @@ FANS: tuple[FanSpec, ...] = (
 )
 
 FAN_BY_ID: dict[int, FanSpec] = {f.id: f for f in FANS}
-CHICKEN_HAND = 43
-FLOWER_TILES = 81
 MIN_POINTS = 8
+
+
+def _identifier(en: str) -> str:
+    """A fan's English name as a Python name: ``Three-Suited Terminal Chows`` -> ``THREE_SUITED_TERMINAL_CHOWS``."""
+    return re.sub(r"[^A-Z0-9]+", "_", en.upper()).strip("_")
+
+
+Fan = IntEnum("Fan", {_identifier(f.en): f.id for f in FANS}, module=__name__)
+Fan.__doc__ = """Every fan by its English name, made from `FANS`, each equal to its id: ``Fan.PURE_STRAIGHT == 28``.
+The fan patterns (`scoring.patterns`) name the fans they find by it."""
 
 
 def apply_exclusions(raw: dict[int, list[T]]) -> dict[int, list[T]]:

@@ -31,10 +31,10 @@ from scoring.decompose import (
     special_readings,
     waits,
 )
-from scoring.detect import Found, HandFacts, View, hand_fans, reading_fans
-from scoring.detect.view import Evidence, label, render, tiles_label
-from scoring.fans import CHICKEN_HAND, FAN_BY_ID, FLOWER_TILES, MIN_POINTS, apply_exclusions
+from scoring.fans import FAN_BY_ID, MIN_POINTS, Fan, apply_exclusions
 from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
+from scoring.patterns import Found, HandFacts, View, hand_fans, reading_fans
+from scoring.patterns.view import Evidence, label, render, tiles_label
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE, Tile
 
 # (points, chows, pair tile), form, groups as they score, fans kept
@@ -120,7 +120,7 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
         view = _view(facts, reading)
         found = dict(shared)
         found.update(reading_fans(view))
-        kept = apply_exclusions(found) or {CHICKEN_HAND: ["no other fan"]}
+        kept = apply_exclusions(found) or {Fan.CHICKEN_HAND: ["no other fan"]}
         points = sum(FAN_BY_ID[f].points * len(ev) for f, ev in kept.items())
         rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
         if best is None or rank > best[0]:
@@ -229,7 +229,7 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
-        fans.append(_fan_score(FLOWER_TILES, [t.code for t in hand.flowers] + unnamed))
+        fans.append(_fan_score(Fan.FLOWER_TILES, [t.code for t in hand.flowers] + unnamed))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = _payouts(s, total) if win else _penalty(s)
@@ -247,7 +247,7 @@ def _fan_score(fan_id: int, evidence: list[Evidence]) -> FanScore:
 @lru_cache(maxsize=16384)
 def _cached_fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
     spec = FAN_BY_ID[fan_id]
-    return FanScore(fan_id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
+    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
 
 
 @lru_cache(maxsize=4096)

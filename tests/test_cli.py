@@ -23,7 +23,7 @@ def test_mcr_help_runs_as_a_program():
 
 
 def test_each_second_look_has_a_model_option_that_names_a_missing_file(capsys, tmp_path):
-    from models import SECOND_LOOK_FACES
+    from vision.weights import SECOND_LOOK_FACES
 
     for name in SECOND_LOOK_FACES:  # --flower-model, --character-model...
         missing = tmp_path / f"no-{name}.onnx"

@@ -1,11 +1,11 @@
 """A second look at each tile's outline: a small network redraws every kept box from the photo itself.
 
 The detector draws its boxes from the whole photo shrunk to 448 pixels, through coarse anchors; the
-labels' outlines are finer than that (held-out real photos: the median box met its label at IoU 0.72,
-4.9 % at 0.9, session 20). The box refiner sees each box's region, the box with `MARGIN` of its width and
+labels' outlines are finer than that (the median box meets its label at an IoU near 0.7, few at 0.9). The
+box refiner sees each box's region, the box with `MARGIN` of its width and
 height on every side, warped from the full-resolution photo to a `BoxRefiner.size` square (`region_view`),
 and regresses where the tile's four edges lie in that region (`edges_in_region`); the box kept is the mean
-of the detector's box and the refiner's (`BLEND`). Training (`models/boxes.py`) uses the same view, of
+of the detector's box and the refiner's (`BLEND`). Training (`models/training/boxes.py`) uses the same view, of
 boxes jittered around the real photos' labels and of the detector's own boxes, turned by quarter turns.
 """
 
@@ -20,11 +20,10 @@ import numpy as np
 from vision.faces import window
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
-DEFAULT_BOX_MODEL_NAME = "mcr-boxes.onnx"
 MARGIN = 0.35  # of the box's width (height), seen beyond its left and right (top and bottom) edges
-BLEND = 0.5  # the refiner's share of the box kept, the detector's the rest. Session 26, held-out real photos
-# (mAP50 / mAP50-95): the detector's boxes 0.894 / 0.386, the refiner's 0.895 / 0.401, their mean 0.900 / 0.404;
-# unseen styles 0.943 / 0.679, 0.943 / 0.698, 0.943 / 0.732: their errors differ, and the mean errs less
+BLEND = 0.5  # the refiner's share of the box kept, the detector's the rest: the two err in different ways (one
+# from the whole photo through coarse anchors, one from the tile's region at full resolution), so their mean errs
+# less than either
 
 
 def regions(xyxy: np.ndarray) -> np.ndarray:
@@ -81,7 +80,7 @@ class BoxRefiner:
     """The box refiner (ONNX: views in, four edges out); load once, call with a photo and its boxes."""
 
     def __init__(self, model_path: str | Path, threads: int = 2) -> None:
-        self._model = OnnxModel.load(Path(model_path), threads, "box model", "models.boxes", classes=False)
+        self._model = OnnxModel.load(Path(model_path), threads, "box model", "models.training.boxes", classes=False)
         self.size, self.version = self._model.size, self._model.version
         values = self._model.session.get_outputs()[0].shape[-1]
         if values != 4:  # a face reader given for a box model, say

@@ -21,36 +21,34 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import models
 from scoring.tiles import TILES
-from vision.boxes import DEFAULT_BOX_MODEL_NAME, BoxRefiner
+from vision.boxes import BoxRefiner
 from vision.detections import TileDetections
-from vision.evaluation import box_area, box_iou
 from vision.faces import FaceReader, checked_views, face_model_path, reader_paths
+from vision.geometry import box_area, box_iou
 from vision.imagefile import Photo, decode_photo
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
+from vision.weights import BOX_REFINER, DETECTOR, shipped
 
-DEFAULT_MODEL_NAME = "mcr-tiles.onnx"
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 NMS_BLOCK = 1024  # boxes whose overlaps `nms` works out at once (a 1024² matrix, 1 MB of flags)
-SAME_CROP = 0.9  # IoU over which two candidate boxes show the face reader the same crop. Session 19 tried 0.7 and
-# 0.8: at 0.7 27 % fewer crops on the real photos made 12 MP and their median 8-10 % lower, but each box's own crop
-# is a second look at the tile: held-out real photos without colour 66 -> 64 / 62 of 80 exact (faces 1,329 ->
-# 1,325 / 1,322), as shot 1,345 -> 1,342 faces at 0.7 (exact 74 either way; unseen styles 184 -> 185 of 281)
+SAME_CROP = 0.9  # IoU over which two candidate boxes show the face reader the same crop: a looser bound would read
+# fewer crops (a quarter fewer at 0.7), but each box's own crop is a second look at its tile, and faces read from a
+# nearly identical crop add nothing
 DETECTOR_WEIGHT = 0.5  # exponent of the detector's face scores beside the face reader's probabilities
-NMS_IOU = 0.5  # IoU over which two boxes of one face are one tile. At 0.6 (sessions 1-21) a tile read twice stayed
-# twice: held-out hand photos read exactly (the faces' multiset) 34 -> 47 of 90 at 0.5, mAP50-95 0.386 -> 0.380
-SAME_READ = 0.7  # IoU over which a box shows the reader the crop of a box read before (`FaceMemory`); held-out
-# real hands exact at 0.5 / 0.7 / 0.85: 73 / 74 / 74 of 80, unseen styles 66 / 67 / 66 of 96 (never: 74, 67)
-SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): stage 8
-# drew a row of faint boxes below a rendered hand, in the input's padding; clipped to the photo's edge they had no
-# height, and a scan divided by their size (session 24)
+NMS_IOU = 0.5  # IoU over which two boxes of one face are one tile: tiles standing in a row overlap far less, and at
+# 0.6 a tile read twice (two boxes a few pixels apart) stayed twice, which no hand can hold
+SAME_READ = 0.7  # IoU over which a box shows the reader the crop of a box read before (`FaceMemory`), whose reading
+# it takes: boxes that close frame the same tile with most of the same context, so reading it again adds nothing
+SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): a
+# detector may draw faint boxes in the input's padding, which clipped to the photo's edge have no height, and a
+# scan divides by tile sizes
 
 
 def default_model_path() -> Path:
-    """The shipped model in the `models` package; a clear error if this checkout has none yet."""
-    path = Path(models.__file__).resolve().parent / DEFAULT_MODEL_NAME
+    """The shipped detector (`vision.weights`); a clear error if this checkout has none yet."""
+    path = shipped(DETECTOR)
     if not path.is_file():
         raise FileNotFoundError(f"no shipped detector at {path}: train one (`mcr train`) or pass --model")
     return path
@@ -176,7 +174,7 @@ def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BoxBins:
-    """How a detector exported without its box decoding (`models.export.split_head`) gives boxes: per anchor,
+    """How a detector exported without its box decoding (`models.training.export.split_head`) gives boxes: per anchor,
     four distributions (left, top, right, bottom) over ``bins`` distances from the anchor point, in units of its
     level's stride (``strides``, finest first). The graph decoded them for every anchor, a softmax across rows
     that took 13 % of a pass (3.7 of 29 ms at 448×352); `decode` does it for the few candidates only."""
@@ -383,14 +381,14 @@ class Detector:
         checked_iou(iou)
         self.views = checked_views(views)
         path = Path(model_path) if model_path is not None else default_model_path()
-        self._model = OnnxModel.load(path, threads, "model", "models.export")
+        self._model = OnnxModel.load(path, threads, "model", "models.training.export")
         self.size, self.classes = self._model.size, self._model.classes
         self.bins = BoxBins.of(self._model.metadata)
         self.conf, self.iou, self.max_det = conf, iou, max_det
         face_path, look_paths = reader_paths(face_model, second_looks, faces)
         self.faces = FaceReader(face_path, threads) if face_path is not None else None
         self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
-        refiner_path = face_model_path(box_model, refine, DEFAULT_BOX_MODEL_NAME)
+        refiner_path = face_model_path(box_model, refine, BOX_REFINER)
         self.refiner = BoxRefiner(refiner_path, threads) if refiner_path is not None else None
 
     def __call__(self, image: np.ndarray) -> TileDetections:

@@ -19,13 +19,18 @@ from pathlib import Path
 
 import numpy as np
 
-from datasets.formats.yolo import check_our_classes, read_labels
 from scoring.hand import Hand
 from scoring.tiles import TILES
 from vision.detections import TileDetections
+from vision.geometry import box_iou
+from vision.labels.yolo import check_our_classes, read_labels
 from vision.layout import read_hand
+from vision.weights import REPOSITORY
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+HELD_OUT = REPOSITORY / "data" / "real" / "images" / "val"
+"""The real photos never trained on, in a checkout, as `mcr train --prepare-only` builds them (a YOLO folder):
+what `mcr eval` and the measuring programs read by default."""
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".bmp", ".webp"})
 
 
@@ -75,20 +80,6 @@ def labelled_hand(truth: Truth) -> Hand | None:
 def read_exactly(sure: TileDetections, truth: Truth) -> bool:
     """A photo read exactly: the faces read (at the operating confidence) are the labelled faces, as a multiset."""
     return Counter(t.code for t in sure.tiles) == Counter(TILES[c].code for c in truth.class_id)
-
-
-def box_area(xyxy: np.ndarray) -> np.ndarray:
-    """The area of each xyxy box (n × 4)."""
-    return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU matrix (len(a) × len(b)) of xyxy boxes. Widths and heights as separate matrices: a product over an
-    axis of two made NMS's overlaps 2-3x slower (a scan's NMS spent 6 ms a photo here)."""
-    width = np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0])
-    height = np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1])
-    inter = np.maximum(width, 0) * np.maximum(height, 0)
-    return inter / (box_area(a)[:, None] + box_area(b)[None, :] - inter + 1e-9)
 
 
 def match(pred: TileDetections, truth: Truth, same_class: bool = True) -> np.ndarray:

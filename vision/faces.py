@@ -4,7 +4,7 @@ The detector reads faces from the whole photo shrunk to a few hundred pixels, wh
 some 25 pixels wide, and it misreads faces far more often than it misses tiles (held-out real photos:
 AP50 0.80 for tiles located whatever face was read, 0.60 with the face). The face reader crops each
 detected box from the full-resolution photo, square with a margin of context, and classifies it at
-`FaceReader.size` pixels. Training (`models/faces.py`) uses the same crop (`square_crop`), with the box
+`FaceReader.size` pixels. Training (`models/training/faces.py`) uses the same crop (`square_crop`), with the box
 jittered and the crop turned by multiples of 90° so a tile lying sideways or upside down reads alike.
 """
 
@@ -16,26 +16,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-import models
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
+from vision.weights import FACE_READER, SECOND_LOOKS, shipped
 
-DEFAULT_FACE_MODEL_NAME = "mcr-faces.onnx"
-SECOND_LOOKS: dict[str, str] = {name: f"mcr-{name}.onnx" for name in models.SECOND_LOOK_FACES}
-"""The second-look readers (`FaceReader.second_look`) a `Detector` loads beside the face reader: a name and
-the shipped file of each, a reader of a few faces the face reader confuses (flowers and seasons; the 萬
-characters), at a larger size."""
+# The second-look readers (`FaceReader.second_look`, their files `SECOND_LOOKS`) a `Detector` loads beside the face
+# reader each read a few faces the face reader confuses (flowers and seasons; the 萬 characters), at a larger size.
 MARGIN = 0.12  # of the box's long side, kept around it on every side
 SURE_VIEW = 0.8  # a crop whose first view a reader reads as one face at this probability is not read at its other
-# views (`FaceReader.__call__`): on the 3,639 labelled crops of the held-out real photos, 79 % of them, every one read
-# right, none changed by the other turns. Session 18, end to end against every crop at four views (with `SURE_READ`):
-# held-out real crops 97.80 -> 97.72 %, hands exact 75 -> 74 of 80, scored alike 77 -> 78; unseen styles 184 / 214
-# of 281; the readers' time on the real photos made 12 MP 181 -> 136 ms a photo (each reader deciding for itself;
-# deciding on the readers' joint reading, as first built, read a doubtful crop's first view twice: 97.75 %)
-SURE_READ = 0.9  # a crop the reader before read as one face at this probability is not looked at again: on the
-# 3,639 labelled crops of the held-out real photos (one view), 566 of the characters' 1,033 second looks and 115 of
-# the flowers' 322, none changing whether the crop is read right. Session 18: held-out real hands 74 / 78 exact /
-# alike either way, unseen styles 184 / 214 of 281 either way (from 0.8: 181 / 211, the characters' looks matter
-# there); the real photos made 12 MP, mean 459 -> 425 ms, median 397 -> 360 (interleaved)
+# views (`FaceReader.__call__`): most crops are read that surely, and the other turns change none of them, so their
+# time (a quarter of a scan's reading) goes to the doubtful crops only. Each reader decides for itself: deciding on
+# the readers' joint reading would read a doubtful crop's first view twice.
+SURE_READ = 0.9  # a crop the reader before read as one face at this probability is not looked at again by a second
+# look: about half the characters' second looks and a third of the flowers' are of crops that sure, and a second
+# look changes none of them; a lower bound would skip second looks that still change some characters' readings
 SECOND_LOOK = 0.5  # a crop whose reading puts this share on a second-look reader's faces is read again by it
 VIEW_TURNS: dict[int, tuple[int, ...]] = {1: (0,), 2: (0, 2), 4: (0, 1, 2, 3)}
 """The quarter turns of each crop a reader reads for a number of views (`FaceReader.__call__`)."""
@@ -48,13 +41,13 @@ def checked_views(views: int) -> int:
     return views
 
 
-def default_face_model_path(name: str = DEFAULT_FACE_MODEL_NAME) -> Path:
-    """A shipped reader in the `models` package (it may be absent in a checkout without one)."""
-    return Path(models.__file__).resolve().parent / name
+def default_face_model_path(name: str = FACE_READER) -> Path:
+    """A shipped reader (`vision.weights`; it may be absent in a checkout without one)."""
+    return shipped(name)
 
 
 def face_model_path(face_model: str | Path | None = None, faces: bool = True,
-                    name: str = DEFAULT_FACE_MODEL_NAME) -> Path | None:
+                    name: str = FACE_READER) -> Path | None:
     """A model a `Detector` uses beside its own (the face reader, or with ``name`` a second look's file or the
     box refiner's, `vision.boxes`): ``face_model`` when given, else the shipped one when the checkout has it;
     None with ``faces=False`` (faces read by the detector alone, or boxes left as drawn)."""
@@ -113,7 +106,7 @@ class FaceReader:
     """The face classifier (ONNX, softmax over its classes); load once, call with a photo and boxes."""
 
     def __init__(self, model_path: str | Path, threads: int = 2) -> None:
-        self._model = OnnxModel.load(Path(model_path), threads, "face model", "models.faces")
+        self._model = OnnxModel.load(Path(model_path), threads, "face model", "models.training.faces")
         self.size, self.classes, self.version = self._model.size, self._model.classes, self._model.version
         self.tile_index = self._model.tile_index
 
@@ -121,8 +114,7 @@ class FaceReader:
         """Probabilities (n, classes) of each box's face, in the order of ``self.classes``. ``views`` (1, 2
         or 4, `VIEW_TURNS`): a crop whose first view reads no face at `SURE_VIEW` is read at that many
         quarter turns and the readings' geometric mean taken; the reader learnt faces at every quarter
-        turn, and their errors differ from turn to turn (held-out real crops 95.4 -> 97.3 % with 4 views,
-        flowers and seasons 88.0 -> 90.5 %). ``turn``: quarter turns (counter-clockwise, as `np.rot90`)
+        turn, and their errors differ from turn to turn, so their mean errs less. ``turn``: quarter turns (counter-clockwise, as `np.rot90`)
         added to each view, so that a crop reads as in the photo turned that way."""
         checked_views(views)
         if len(xyxy) == 0:

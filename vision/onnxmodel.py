@@ -54,10 +54,9 @@ class OnnxModel:
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
-        # No spinning between runs: the detector and the face reader take turns on the same cores, and a
-        # session whose idle threads spin takes them from the other (measured: 65 -> 30 ms a photo). Session
-        # 20: with only the detector's threads spinning, its pass is faster (23.9 -> 19.8 ms) but a scan is
-        # slower (README "Speed").
+        # No spinning between runs: the detector and the readers take turns on the same cores, and a session
+        # whose idle threads spin takes them from the others (a photo's reading twice as slow); letting the
+        # detector's threads alone spin speeds its own pass but slows a scan as a whole.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

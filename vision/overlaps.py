@@ -17,7 +17,7 @@ from collections.abc import Callable
 import numpy as np
 
 from vision.detections import TileDetections
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
 from vision.rows import find_rows
 
 SAME_TILE = 0.6  # IoU above which two boxes are one tile

@@ -2,9 +2,8 @@
 a tile missed or misread the photo's way up is often found when the photo is turned a quarter or a half
 turn. Turning by right angles is exact (no resampling, boxes map back without loss), so the four readings
 can vote: every tile any turn found, its face by the scores the turns summed, its confidence the mean
-over the four turns (0 from a turn that did not see it). When it came (session 5), `scan` read 91 % of
-the held-out real hand photos' labelled faces this way instead of 75 %, and 28 of 80 hands exactly
-instead of 11 (README, "Scanning a photo"); it costs three more detector passes (and reading the crops
+over the four turns (0 from a turn that did not see it). Read this way, a photo gives up far more of its
+faces than read once; it costs three more detector passes (and reading the crops
 only they find, with a `FaceMemory`), so `scan` spends them only on photos whose first reading is not sure,
 and only until the vote of the turns read so far is (`turns_read`).
 """
@@ -20,7 +19,7 @@ import numpy as np
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.detector import Detector, FaceMemory, Located
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
 from vision.overlaps import merge_overlaps
 from vision.zoom import locate_tiles, tile_size, tiles_region
 
@@ -73,8 +72,8 @@ def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetecti
     """One reading from several of the same photo: tiles matched across readings by overlap, each face
     scored by the confidences the readings gave it (runner-ups included) over the number of readings;
     the best face is read, the second is its runner-up; the box is the mean of the readings' boxes (each
-    turn's boxes have their own bias, and the layout tells sideways tiles by their boxes' shape: held-out
-    hands 31 -> 32 of 80 exact against the surest box). Tiles scored under ``floor`` are dropped."""
+    turn's boxes have their own bias, and the layout tells sideways tiles by their boxes' shape: the mean
+    cancels part of that bias, where the surest box keeps it). Tiles scored under ``floor`` are dropped."""
     every = TileDetections.concat(readings)
     if len(every) == 0:
         return every

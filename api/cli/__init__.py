@@ -12,12 +12,23 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from vision.weights import REPOSITORY
+
 # Subcommands in the order `mcr --help` lists them; each name is a module of this package.
 SUBCOMMANDS: tuple[str, ...] = ("score", "scan", "detect", "eval", "train", "synth", "label", "serve")
 
 
 class CliError(Exception):
     """A problem with what the user asked for; its message is printed as is."""
+
+
+def require_workbench(command: str, package: str) -> None:
+    """Refuse a command that runs the training workbench (``models``, ``datasets``: in a checkout of the repository,
+    never in the installed package) where there is none, before an import finds nothing or another project's
+    package of that name."""
+    if not (REPOSITORY / package / "__init__.py").is_file():
+        raise CliError(f"mcr {command} runs in a checkout of the repository (it needs its {package}/ folder); "
+                       "the installed package carries the shipped models only")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from models import SECOND_LOOK_FACES
+from vision.weights import SECOND_LOOK_FACES
 
 if TYPE_CHECKING:
     from vision.detector import Detector

@@ -15,12 +15,11 @@ from dataclasses import asdict
 from pathlib import Path
 
 from api.cli.detector_options import add_model_arguments, detector_from
-from models import HELD_OUT
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("eval", help="measure the detector on labelled photos", description=__doc__)
-    parser.add_argument("--data", type=Path, default=HELD_OUT, help="YOLO folder (default: the held-out split, data/real/images/val)")
+    parser.add_argument("--data", type=Path, help="YOLO folder (default: the held-out split, data/real/images/val)")
     add_model_arguments(parser)
     parser.add_argument("--conf", type=float, default=0.25, help="operating confidence (default 0.25)")
     parser.add_argument("--no-scan", action="store_true",
@@ -32,15 +31,16 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scoring import Situation
     from vision.detector import load_image
-    from vision.evaluation import Evaluator, read_truth, yolo_pairs
+    from vision.evaluation import HELD_OUT, Evaluator, read_truth, yolo_pairs
     from vision.scan import SCAN_CONF, scan
     from vision.views import photo_reader
 
-    if args.data == HELD_OUT and not HELD_OUT.is_dir():
+    if args.data is None and not HELD_OUT.is_dir():
         raise FileNotFoundError(f"{HELD_OUT}: held-out split not built; run `mcr train --prepare-only` first")
+    data = args.data or HELD_OUT
     if not 0.0 < args.conf < 1.0:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
-    pairs = yolo_pairs(args.data)
+    pairs = yolo_pairs(data)
     detector = detector_from(args, conf=0.001)
     read = photo_reader(detector, args.all_sides)
     scanner = detector.tuned(conf=SCAN_CONF)  # hand photos read again as ``mcr scan`` does, whatever ``--conf``
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
         timing = {"median_ms": round(median_ms, 1), "median_cpu_ms": round(median_cpu_ms, 1)}
         print(json.dumps({**asdict(report), **timing, "model_version": detector.version}))
         return 0
-    print(f"{args.data}: {report.images} images, {report.instances} tiles, model {detector.version}, "
+    print(f"{data}: {report.images} images, {report.instances} tiles, model {detector.version}, "
           f"median {median_ms:.0f} ms/image wall, {median_cpu_ms:.0f} ms CPU")
     print(f"mAP50 {report.map50:.3f}  mAP50-95 {report.map50_95:.3f}  "
           f"precision {report.precision:.3f}  recall {report.recall:.3f}  (conf >= {args.conf})")

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from vision.detections import TileDetections
 
-FORMATS = ("yolo", "coco", "labelstudio")  # datasets.labelling.FORMATS, kept here so --help stays fast
+FORMATS = ("yolo", "coco", "labelstudio")  # vision.labels.batch.FORMATS, kept here so --help stays fast
 
 
 def usable_cores() -> int:
@@ -100,17 +100,17 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"--conf must be between 0 and 1, got {args.conf}")
     import functools
 
-    from datasets.label_summary import summary_text
-    from datasets.labelling import Job, label_folder
-    from vision.boxes import DEFAULT_BOX_MODEL_NAME
     from vision.detector import default_model_path
     from vision.faces import face_model_path, reader_paths
+    from vision.labels.batch import Job, label_folder
+    from vision.labels.summary import summary_text
+    from vision.weights import BOX_REFINER
 
     model = args.model if args.model is not None else default_model_path()
     if not model.is_file():
         raise FileNotFoundError(f"{model}: no such model file")
     face, looks = reader_paths()  # the readers and the box refiner each worker's Detector loads beside the model
-    refiner = face_model_path(name=DEFAULT_BOX_MODEL_NAME)
+    refiner = face_model_path(name=BOX_REFINER)
     readers = [path for path in (face, *looks.values(), refiner) if path is not None]
     models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers) + \
         ("+all-sides" if args.all_sides else "")  # records made another way are redone

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from api.cli import require_workbench
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -57,6 +59,7 @@ def pick_styles(spec: str) -> tuple[str, ...]:
 
 
 def run(args: argparse.Namespace) -> int:
+    require_workbench("synth", "datasets")
     from datasets import faces
     from datasets.contact import scene_sheet
     from datasets.generate import Job, ProgressBar, generate

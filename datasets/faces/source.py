@@ -52,7 +52,7 @@ class FaceSource:
     @property
     def installed(self) -> bool:
         """Usable here: its faces cached already (rendered here, or carried to a machine without the
-        package, `models.device`), or the files to render them present."""
+        package, `models.training.device`), or the files to render them present."""
         return self.cache.exists() or all(p.exists() for p in self.requires)
 
     def faces(self) -> Faces:

@@ -2,8 +2,8 @@
 
 Tile sets differ in how they draw a face as much as in what they draw: one paints a bamboo stick solid,
 another engraves its outline, one brush is heavy, another fine. A reader trained on a few dozen styles
-learns their stroke weights with their shapes (session 19: the held-out `gnome-smooth` 1 of bamboo, a stick
-drawn in outline, read as the 1 of characters on 18 of 21 tiles). `restyled` redraws every face of a style
+learns their stroke weights with their shapes (a reader that never saw a stick drawn in outline reads the
+held-out `gnome-smooth` 1 of bamboo as the 1 of characters). `restyled` redraws every face of a style
 one way, chosen per scene (`datasets.scenes.Renderer`'s ``restyle``), so one scene's set stays consistent.
 """
 

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from datasets.composed import ComposedScene, CropBank, compose
-from models import measured
+from models.measure import measured
+from models.training.recipes import REAL_PHOTOS
 from scoring import Hand, MeldKind, Situation, score
 from scoring.tiles import tile
 from vision.detections import TileDetections
@@ -26,7 +27,6 @@ from vision.faces import FaceReader, default_face_model_path
 from vision.scan import ScanResult, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCE = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"
 FIGURES = ("tiles", "grouped", "scored")
 
 
@@ -35,9 +35,9 @@ def bank(split: str, cache: Path) -> CropBank:
     path = cache / f"composed-{split}.npz"
     if path.exists():
         return CropBank.load(path)
-    if not SOURCE.is_dir():
-        raise OSError(f"{SOURCE}: the source photos are not there")
-    crops = CropBank.from_source(SOURCE, split, FaceReader(default_face_model_path()))
+    if not REAL_PHOTOS.is_dir():
+        raise OSError(f"{REAL_PHOTOS}: the source photos are not there")
+    crops = CropBank.from_source(REAL_PHOTOS, split, FaceReader(default_face_model_path()))
     cache.mkdir(parents=True, exist_ok=True)
     crops.save(path)
     return crops

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import struct
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
@@ -19,13 +14,15 @@ from fastapi.testclient import TestClient
 from api.app import create_app
 from api.deps import get_detector
 from api.settings import MB, Settings
+from models.measure.http_load import FAKE_APP, FAKE_TILES, encode  # noqa: F401 - encode: the API tests' photos
+from models.measure.http_load import LiveServer as Served
 from scoring.tiles import CLASS_NAMES, tile
-from tests.vision.standin import StandIn
+from tests.conftest import StandIn, jpeg_declaring  # noqa: F401 - jpeg_declaring: the API tests' photos
 from vision.detections import TileDetections
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
-HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a pure straight, 5s set apart
+HAND = FAKE_TILES  # what the fake reads: a pure straight, 5s set apart
 
 
 UPRIGHT = 50  # brightness the right edge of an upright `encode` photo has over its left edge
@@ -68,24 +65,6 @@ class FakeDetector(StandIn):
                               np.array(faces, np.int64), np.array(seconds, np.int64), np.full(len(slots), 0.6))
 
 
-def encode(ext: str, width: int = 320, height: int = 240) -> bytes:
-    """A small photo-like image (a gradient with a rectangle) in the given format."""
-    image = np.zeros((height, width, 3), np.uint8)
-    image[:] = np.linspace(40, 200, width, dtype=np.uint8)[None, :, None]
-    cv2.rectangle(image, (width // 4, height // 4), (width // 2, height // 2), (255, 255, 255), -1)
-    ok, data = cv2.imencode(ext, image)
-    assert ok
-    return data.tobytes()
-
-
-def jpeg_declaring(width: int, height: int) -> bytes:
-    """A real JPEG with its frame header (SOF0) rewritten to claim another size."""
-    data = bytearray(encode(".jpg"))
-    sof = data.find(b"\xff\xc0")
-    data[sof + 5:sof + 9] = struct.pack(">HH", height, width)
-    return bytes(data)
-
-
 def make_client(detector: FakeDetector | None = None, **settings: object) -> TestClient:
     app = create_app(Settings(**{"max_upload_bytes": LIMIT, **settings}))
     if detector is not None:
@@ -104,46 +83,15 @@ def client(fake: FakeDetector) -> Iterator[TestClient]:
         yield c
 
 
-class LiveServer:
-    """An app factory (default `tests.api.fake_app`, the fake detector given by ``env``) served by
-    uvicorn in its own process on a free loopback port while the block runs: real sockets, its own GIL."""
+class LiveServer(Served):
+    """The service (default: `tests.api.fake_app`, the fake detector set by ``env``) in a process of its own on a
+    loopback port while the block runs, with the suite's upload limit (`models.measure.http_load.LiveServer`)."""
 
-    def __init__(self, factory: str = "tests.api.fake_app:create", **env: str) -> None:
-        self.factory = factory
-        import socket
-
-        with socket.socket() as sock:
-            sock.bind(("127.0.0.1", 0))
-            self.port = sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        self._env = {**os.environ, "MCR_MAX_UPLOAD_MB": str(LIMIT / MB), **env}
-
-    def __enter__(self) -> LiveServer:
-        import httpx
-
-        command = [sys.executable, "-m", "uvicorn", "--factory", self.factory, "--host",
-                   "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
-        self._process = subprocess.Popen(command, env=self._env, cwd=ROOT)
-        deadline = time.monotonic() + 180  # generous: start-up crawls on starved shared cores
-        while time.monotonic() < deadline and self._process.poll() is None:
-            try:
-                httpx.get(f"{self.url}/healthz", timeout=1)
-                return self
-            except httpx.TransportError:
-                time.sleep(0.1)
-        self.__exit__()
-        raise RuntimeError("the test server did not start")
+    def __init__(self, factory: str = FAKE_APP, **env: str) -> None:
+        super().__init__(factory, **{"MCR_MAX_UPLOAD_MB": str(LIMIT / MB), **env})
 
     def stats(self) -> dict[str, int]:
         """The fake detector's counters, from inside the server process."""
         import httpx
 
         return httpx.get(f"{self.url}/fake/stats", timeout=10).json()
-
-    def __exit__(self, *_: object) -> None:
-        self._process.terminate()
-        try:
-            self._process.wait(10)
-        except subprocess.TimeoutExpired:
-            self._process.kill()
-            self._process.wait()

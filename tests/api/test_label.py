@@ -18,14 +18,22 @@ from pycocotools.coco import COCO
 
 from api.cli import build_parser, main
 from api.cli import label as label_cli
-from datasets.formats import yolo
-from datasets.label_summary import summary_text
-from datasets.labelling import FORMATS, WRITERS, Job, label_folder, read_record, record_path
+from models.training.recipes import REAL_PHOTOS as SHARED_PHOTOS
 from scoring.tiles import TILES, tile
 from vision.detections import TileDetections
+from vision.labels import yolo
+from vision.labels.batch import (
+    FORMATS,
+    WRITERS,
+    Job,
+    label_folder,
+    read_record,
+    record_path,
+)
+from vision.labels.summary import summary_text
 
 REPO = Path(__file__).resolve().parents[2]
-REAL_PHOTOS = REPO.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
+REAL_PHOTOS = SHARED_PHOTOS / "train" / "images"
 
 
 def grey(level: int, height: int = 48, width: int = 64) -> np.ndarray:
@@ -332,6 +340,7 @@ def test_progress_reports_rate_and_eta():
 
 
 @pytest.mark.slow
+@pytest.mark.real
 def test_end_to_end_with_the_shipped_model(tmp_path, capsys):
     model = REPO / "models" / "mcr-tiles.onnx"
     if not model.is_file():

@@ -15,14 +15,14 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.labelling import RECORDS, read_record, record_path
+from vision.labels.batch import RECORDS, read_record, record_path
 
 PHOTOS = 40
 SCRIPT = """
 import sys, time
 from pathlib import Path
 
-from datasets.labelling import Job, label_folder
+from vision.labels.batch import Job, label_folder
 from vision.detections import TileDetections
 
 

@@ -8,6 +8,7 @@ import time
 from collections.abc import Awaitable
 
 import httpx
+import pytest
 
 from tests.api.conftest import LiveServer, encode
 
@@ -34,6 +35,7 @@ async def _load(url: str) -> dict[str, list[tuple[int, float]]]:
         return {"photos": await photos, "hands": await hands, "health": [health]}
 
 
+@pytest.mark.slow
 def test_sixteen_concurrent_clients_all_get_answers():
     with LiveServer(FAKE_TILES="1m 2m 3m", FAKE_DELAY=str(DELAY), MCR_INFERENCE_WORKERS="2") as server:
         answers = asyncio.run(_load(server.url))

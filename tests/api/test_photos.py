@@ -7,7 +7,14 @@ import zlib
 
 import pytest
 
-from tests.api.conftest import LIMIT, FakeDetector, LiveServer, encode, jpeg_declaring, make_client
+from tests.api.conftest import (
+    LIMIT,
+    FakeDetector,
+    LiveServer,
+    encode,
+    jpeg_declaring,
+    make_client,
+)
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png", ".webp"])

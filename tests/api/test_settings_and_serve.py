@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -61,6 +62,23 @@ def test_the_page_and_its_assets_are_served_without_outside_links():
         assert response.status_code == 200
         assert "http://" not in response.text and "https://" not in response.text
     assert "https://" not in page.text and "http://" not in page.text
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_the_api_documentation_renders_from_the_service_alone(page: str) -> None:
+    """Swagger UI and ReDoc: every script, style and icon the page loads is served here (no CDN: a table without
+    internet still gets the API's documentation), and the schema it renders is the service's own."""
+    client = make_client()
+    html = client.get(page)
+    assert html.status_code == 200 and "text/html" in html.headers["content-type"]
+    loaded = [*re.findall(r"""(?:src|href)=["']([^"']+)["']""", html.text),
+              *re.findall(r"""url: ?["']([^"']+)["']""", html.text)]  # the assets, the schema (Swagger UI's `url`)
+    assert loaded and all(url.startswith("/") and not url.startswith("//") for url in loaded), loaded
+    assert "/openapi.json" in html.text and client.get("/openapi.json").json()["info"]["title"] == "MCR Lens"
+    for url in loaded:
+        asset = client.get(url)
+        assert asset.status_code == 200 and len(asset.content) > 0, url
+    assert not re.search(r"(?:src|href|url)\s*[=:]\s*[\"']?(?:https?:)?//", html.text)
 
 
 def test_unknown_paths_are_a_json_404():

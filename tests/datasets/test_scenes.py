@@ -9,10 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.formats.yolo import read_labels
 from datasets.generate import Job, generate
 from datasets.scenes import Renderer
 from scoring.tiles import CLASS_NAMES, tile
+from vision.labels.yolo import read_labels
 
 SIZE = 320  # small photos keep the tests fast
 

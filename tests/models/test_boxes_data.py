@@ -1,4 +1,4 @@
-"""The box refiner's training inputs (`models.boxes`): labelled tiles held in memory and the detector's own boxes
+"""The box refiner's training inputs (`models.training.boxes`): labelled tiles held in memory and the detector's own boxes
 paired with them."""
 
 from pathlib import Path
@@ -7,13 +7,14 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.formats.yolo import label_lines
-from models.boxes import FOUND_IOU, Tiles, found_boxes
-from tests.vision.test_detector_model import held_out_labelled
+from models.training.boxes import FOUND_IOU, Tiles, found_boxes
+from tests.conftest import held_out_labelled
 from vision.detector import Detector
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
+from vision.labels.yolo import label_lines
 
 
+@pytest.mark.real
 def test_the_detectors_boxes_are_paired_with_the_labels_they_overlap_most(tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     image, truth = next(held_out_labelled())  # skips without ../shared

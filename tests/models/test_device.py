@@ -1,4 +1,4 @@
-"""What `models.device pack` carries to a lent GPU machine: one copy of each real photo, within the budget
+"""What `models.training.device pack` carries to a lent GPU machine: one copy of each real photo, within the budget
 the working tree leaves (the run there is smoke-tested in tests/models/test_training_smoke.py)."""
 
 import sys
@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.device import (
+from models.training.device import (
     CARRY_NEEDS,
     QUALITIES,
     RESERVE,
@@ -65,9 +65,9 @@ def test_the_budget_is_what_the_working_tree_leaves() -> None:
 
 
 def test_the_working_tree_leaves_room_for_every_real_photo() -> None:
-    """Each weights file committed shrinks what the GPU run can carry: at 5 MB left (session 22's tree) it
-    took 46 of the 406 real sources at WebP 50. Superseded weights belong in git history, not the tree."""
-    assert carry_budget() >= CARRY_NEEDS, "the working tree is too big for the GPU run's photos (models.device)"
+    """Each weights file committed shrinks what the GPU run can carry: with a few MB left it carries a tenth of
+    the real sources, at WebP 50. Superseded weights belong in git history, not the tree."""
+    assert carry_budget() >= CARRY_NEEDS, "the working tree is too big for the GPU run's photos (models.training.device)"
 
 
 def test_training_is_cut_to_end_by_the_deadline_with_the_reserve_to_spare() -> None:

@@ -1,4 +1,4 @@
-"""The readers' training views (`models.faces.augment`): blurred as a photo out of focus or shaken when the
+"""The readers' training views (`models.training.faces.augment`): blurred as a photo out of focus or shaken when the
 recipe asks (``photo_blur_p``)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import cv2
 import numpy as np
 
-from models import faces
+from models.training import faces
 
 AUG = json.loads(faces.RECIPE.read_text())["augmentation"]
 

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from models.hand_misses import HandMiss, hand_miss, main
+from models.measure.hand_misses import HandMiss, hand_miss, main
 from scoring.tiles import CLASS_NAMES
 from vision.detections import TileDetections
 from vision.evaluation import Truth

@@ -7,8 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.formats.yolo import label_lines
-from models.label_check import (
+from models.measure.label_check import (
     affine_maps,
     carried,
     ceiling,
@@ -20,6 +19,7 @@ from models.label_check import (
     summary,
 )
 from vision.evaluation import Truth
+from vision.labels.yolo import label_lines
 
 # a rotation by 30 degrees about (200, 150), sheared, as the source's augmentation made its copies
 MAP = np.array([[0.87, -0.40, 90.0], [0.50, 0.80, -60.0]])

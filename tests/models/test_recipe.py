@@ -1,20 +1,35 @@
 """The recorded recipe and data split: no flips, the held-out list follows its rule, the data mix file."""
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from models import read_recipe
-from models.real_data import is_held_out, source_name
-from models.train import RECIPE, SHIPPED, data_yaml_for, stage_weights
+from models.training.real_data import is_held_out, source_name
+from models.training.recipes import DETECTOR_RECIPE, REAL_PHOTOS, ROOT, committed_file, read_recipe, start_weights
+from models.training.train import data_yaml_for
 
-ROOT = Path(__file__).resolve().parents[2]
-REAL = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4" / "train" / "images"
+REAL = REAL_PHOTOS / "train" / "images"
 
 
 def recipe() -> dict:
-    return json.loads(RECIPE.read_text())
+    return json.loads(DETECTOR_RECIPE.read_text())
+
+
+def has_history(commit: str) -> bool:
+    """Whether this checkout's git history holds ``commit`` (a shallow clone or an exported tree does not)."""
+    return subprocess.run(["git", "cat-file", "-e", f"{commit}^{{commit}}"], cwd=ROOT, capture_output=True).returncode == 0
+
+
+def check_start(init: dict) -> None:
+    """A recipe's start lies in the tree or, left it, at the commit the recipe names (checked where history is)."""
+    if (ROOT / init["weights"]).is_file():
+        return
+    assert len(init["commit"]) == 40, init  # a full hash: short ones grow ambiguous
+    if not has_history(init["commit"]):
+        pytest.skip(f"commit {init['commit']} is not in this checkout's history (a shallow clone)")
+    assert subprocess.run(["git", "cat-file", "-e", f"{init['commit']}:{init['weights']}"], cwd=ROOT).returncode == 0
 
 
 def test_source_name_groups_augmented_copies() -> None:
@@ -54,7 +69,7 @@ def test_synthetic_mix_lists_both_training_folders_and_validates_on_real(tmp_pat
 
 
 def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path: Path) -> None:
-    from models import faces
+    from models.training import faces
 
     plan = json.loads(faces.RECIPE.read_text())
     plan["data"] = {"train": [str(tmp_path / "synth-x")], "val": [str(tmp_path)], "note": "mcr synth --out synth-x"}
@@ -62,16 +77,31 @@ def test_face_reader_names_the_data_folder_it_lacks_and_how_to_build_it(tmp_path
         faces.train(plan, tmp_path / "work", fresh=True)
 
 
-def test_the_shipped_stage_continues_committed_weights_and_never_flips() -> None:
-    shipped = json.loads(SHIPPED.read_text())
+def test_the_shipped_stage_continues_weights_from_git_history_and_never_flips(tmp_path: Path) -> None:
+    shipped = recipe()
     assert shipped["augmentation"]["fliplr"] == 0.0 and shipped["augmentation"]["flipud"] == 0.0
-    assert stage_weights(shipped) == ROOT / "models" / "mcr-tiles-gpu1.pt"  # in git: a clean checkout has it
-    assert stage_weights(recipe()) is None  # the first stage starts from the riichi model
+    assert start_weights({"name": "x", "init": {"from": "the riichi model"}}, tmp_path) is None  # a first stage
     with pytest.raises(SystemExit, match="missing.pt: the weights recipe x continues are missing"):
-        stage_weights({"name": "x", "init": {"from": "somewhere", "weights": "models/missing.pt"}})
+        start_weights({"name": "x", "init": {"from": "somewhere", "weights": "models/missing.pt"}}, tmp_path)
+    with pytest.raises(SystemExit, match="models/gone.pt at commit 0+ is not in this repository's history"):
+        start_weights({"name": "x", "init": {"weights": "models/gone.pt", "commit": "0" * 40}}, tmp_path)
+    init = shipped["init"]
+    assert not (ROOT / init["weights"]).exists()  # superseded weights have left the tree...
+    if not has_history(init["commit"]):
+        pytest.skip(f"commit {init['commit']} is not in this checkout's history (a shallow clone)")
+    start = start_weights(shipped, tmp_path)  # ...and are taken from the commit that holds them, once
+    assert start == tmp_path / "starts" / f"{init['commit'][:12]}-mcr-tiles-gpu1.pt"
+    assert start.read_bytes() == committed_file(init["weights"], init["commit"]) and start.stat().st_size > 1_000_000
+    assert start_weights(shipped, tmp_path) == start and not list(start.parent.glob("*.part"))
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("recipe*.json")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("recipe-*.json")), ids=lambda p: p.name)
+def test_every_recipe_starts_from_weights_in_the_tree_or_at_the_commit_it_names(path: Path) -> None:
+    init = json.loads(path.read_text())["init"]
+    check_start(init if isinstance(init, dict) else {"weights": init})
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "models").glob("recipe-*.json")), ids=lambda p: p.name)
 def test_every_recorded_recipe_reads_as_its_kind_and_never_flips(path: Path) -> None:
     kind = "detector" if "architecture" in json.loads(path.read_text()) else "reader"  # readers never flip
     read_recipe(path, kind)  # a detector recipe that would flip is refused (below)
@@ -109,13 +139,14 @@ def test_mcr_train_names_a_recipe_file_it_cannot_find(tmp_path: Path, capsys: py
 @pytest.mark.parametrize(("name", "codes"), [("flowers", [f"{i}f" for i in range(1, 9)]),
                                             ("characters", [f"{i}m" for i in range(1, 10)])])
 def test_each_second_look_is_recorded_and_shipped_with_its_classes(name: str, codes: list[str]) -> None:
-    from models import SECOND_LOOK_RECIPES, faces
+    from models.training import faces
+    from models.training.recipes import SECOND_LOOK_RECIPES
     from vision.faces import SECOND_LOOKS, FaceReader, default_face_model_path
 
     plan = json.loads(SECOND_LOOK_RECIPES[name].read_text())
     assert faces.reader_classes(plan) == codes
     assert plan["size"] > json.loads(faces.RECIPE.read_text())["size"]  # a closer look than the face reader's
-    assert (ROOT / plan["init"]).is_file()  # it starts from committed reader weights
+    assert plan["init"]["weights"]  # it continues reader weights (where they lie: the test above)
     assert f"{plan['model']}.onnx" == SECOND_LOOKS[name]
     shipped = FaceReader(default_face_model_path(SECOND_LOOKS[name]))
     assert list(shipped.classes) == faces.reader_classes(plan) and shipped.size == plan["size"]
@@ -124,8 +155,8 @@ def test_each_second_look_is_recorded_and_shipped_with_its_classes(name: str, co
 
 @pytest.mark.parametrize("name", ["mcr-faces.onnx", "mcr-flowers.onnx", "mcr-characters.onnx", "mcr-boxes.onnx"])
 def test_the_shipped_readers_are_int8(name: str) -> None:
-    """`models.faces.export` quantizes a reader (3x faster on CPU, the same faces read: see `quantize`), and
-    `models.boxes.export` the box refiner."""
+    """`models.training.faces.export` quantizes a reader (3x faster on CPU, the same faces read: see `quantize`), and
+    `models.training.boxes.export` the box refiner."""
     import onnxruntime
 
     from vision.faces import default_face_model_path
@@ -138,7 +169,7 @@ def test_the_shipped_readers_are_int8(name: str) -> None:
 
 
 def test_a_recipe_names_its_classes_by_tile_code() -> None:
-    from models import faces
+    from models.training import faces
 
     with pytest.raises(SystemExit, match="recipe classes 9f, x: not tile codes"):
         faces.reader_classes({"classes": ["1f", "9f", "x"]})
@@ -158,11 +189,11 @@ def test_mcr_train_trains_one_reader_at_a_time(capsys: pytest.CaptureFixture[str
 def test_the_shipped_face_reader_is_the_recipes_and_continues_committed_weights() -> None:
     """`models/recipe-faces.json` records the reader shipped as `models/mcr-faces.onnx`: `mcr train --faces`
     reproduces it from a clean checkout (its ``init`` committed) plus ../shared and the recorded `mcr synth` runs."""
-    from models import faces
+    from models.training import faces
     from vision.faces import FaceReader, default_face_model_path
 
     plan = json.loads(faces.RECIPE.read_text())
-    assert (ROOT / plan["init"]).is_file()
+    check_start(plan["init"])
     shipped = FaceReader(default_face_model_path())
     assert shipped.version == plan["version"] and list(shipped.classes) == faces.reader_classes(plan)
     assert shipped.size == plan["size"]
@@ -172,25 +203,28 @@ def test_the_shipped_box_refiner_is_the_recipes_and_continues_committed_weights(
     """`models/recipe-boxes.json` records the refiner shipped as `models/mcr-boxes.onnx`: `mcr train --boxes`
     reproduces it from a clean checkout (its ``init``, an earlier run's weights, committed with that run's own
     recipe beside them, back to a run from scratch) plus ../shared."""
-    from models import boxes
+    from models.training import boxes
     from vision.boxes import BoxRefiner
     from vision.faces import default_face_model_path
 
     plan = json.loads(boxes.RECIPE.read_text())
-    step = plan
-    while "init" in step:
-        weights = ROOT / step["init"]
-        earlier = json.loads((ROOT / "models" / f"recipe-boxes-{weights.stem.removeprefix('mcr-boxes-')}.json").read_text())
-        assert weights.is_file() and step["init"] == f"models/{earlier['model']}.pt"
+    commit = plan["init"]["commit"]
+    check_start(plan["init"])
+    step, weights = plan, plan["init"]["weights"]
+    while weights is not None:  # each earlier run's weights beside its recipe at that commit, back to one from scratch
+        earlier = json.loads(committed_file(f"models/recipe-boxes-{Path(weights).stem.removeprefix('mcr-boxes-')}.json",
+                                            commit))
+        assert weights == f"models/{earlier['model']}.pt" and committed_file(weights, commit)
         assert earlier["channels"] == plan["channels"] and earlier["size"] == plan["size"]
-        step = earlier
+        step, weights = earlier, earlier.get("init")
+    assert step["version"] == "0.1.0"
     shipped = BoxRefiner(default_face_model_path("mcr-boxes.onnx"))
     assert shipped.version == plan["version"] and shipped.size == plan["size"]  # and it learned today's regions
 
 
 def test_the_riichi_wheel_is_checked_against_its_pinned_digest(tmp_path: Path) -> None:
     """A wheel in the cache that is not the one PyPI lists is refused and removed (no network: it is found first)."""
-    from models.riichi import WHEEL_URL, fetch_model
+    from models.training.riichi import WHEEL_URL, fetch_model
 
     wheel = tmp_path / WHEEL_URL.rsplit("/", 1)[-1]
     wheel.write_bytes(b"not the riichi wheel")

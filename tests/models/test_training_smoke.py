@@ -14,8 +14,8 @@ import pytest
 
 pytest.importorskip("ultralytics", reason="training smoke test needs the train extra (torch, ultralytics)")
 
-from models.export import export, set_metadata, split_head  # noqa: E402
-from models.train import (  # noqa: E402
+from models.training.export import export, set_metadata, split_head  # noqa: E402
+from models.training.train import (  # noqa: E402
     Blur,
     ColourCast,
     offline_ultralytics,
@@ -24,9 +24,9 @@ from models.train import (  # noqa: E402
     train,
     transforms_callback,
 )
-from datasets.formats.yolo import names_yaml  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.detector import Detector  # noqa: E402
+from vision.labels.yolo import names_yaml  # noqa: E402
 
 SIZE = 160
 
@@ -131,7 +131,7 @@ def test_an_interrupted_detector_run_resumes_from_its_last_checkpoint(tmp_path: 
 def tiny_reader_recipe(tmp_path: Path, scenes: int, **changes: object) -> dict:
     """The shipped reader recipe made tiny, on ``scenes`` drawn scenes, starting afresh (the shipped
     recipe may continue the shipped reader)."""
-    from models import faces
+    from models.training import faces
 
     folder = tmp_path / "scenes"
     (folder / "images").mkdir(parents=True)
@@ -146,7 +146,7 @@ def tiny_reader_recipe(tmp_path: Path, scenes: int, **changes: object) -> dict:
 
 def test_face_reader_trains_exports_and_reads_beside_the_detector(tmp_path: Path) -> None:
     """One tiny epoch of the face reader on the drawn scenes, exported, loaded, and used by the Detector."""
-    from models import faces
+    from models.training import faces
     from vision.faces import FaceReader
 
     recipe = tiny_reader_recipe(tmp_path, 3)
@@ -179,7 +179,7 @@ def test_face_reader_stage_starts_from_the_reader_it_names(tmp_path: Path) -> No
     """A recipe with ``init`` continues that reader: at learning rate 0 its weights come back unchanged."""
     import torch
 
-    from models import faces
+    from models.training import faces
 
     recipe = tiny_reader_recipe(tmp_path, 1, name="first", batch=4)
     first = faces.train(recipe, tmp_path / "faces", fresh=True)
@@ -197,7 +197,7 @@ def test_a_reader_of_a_few_faces_starts_from_their_rows_of_a_whole_reader(tmp_pa
     rate 0 they come back unchanged), and it exports with its own classes and crop size."""
     import torch
 
-    from models import faces
+    from models.training import faces
     from vision.faces import FaceReader
 
     recipe = tiny_reader_recipe(tmp_path, 2, name="whole", batch=4)
@@ -218,11 +218,11 @@ def test_a_reader_of_a_few_faces_starts_from_their_rows_of_a_whole_reader(tmp_pa
 
 
 def test_the_lent_gpu_run_trains_from_a_carried_folder_on_the_cpu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`models.device run --smoke`: carried faces unpacked into a cache of its own, scenes rendered in
+    """`models.training.device run --smoke`: carried faces unpacked into a cache of its own, scenes rendered in
     their style, the carried photos as the real set, a few batches from the shipped stage, and the
     compact checkpoint left where the device tool fetches files from, exportable as any stage."""
     from datasets.faces import FACE_CODES, FACE_H, FACE_W
-    from models.device import GPU_RECIPE, run
+    from models.training.device import GPU_RECIPE, run
 
     monkeypatch.setenv("MCR_LENS_CACHE", str(tmp_path / "cache"))  # restored after: the run sets its own
     carried = tmp_path / "carry"
@@ -252,7 +252,7 @@ def test_the_readers_colour_jitter_relights_each_crop() -> None:
     is kept as it was."""
     import torch
 
-    from models import faces
+    from models.training import faces
 
     still = {"white_balance": 0.0, "gamma": 0.0, "gray_p": 0.0, "saturation": 0.0, "contrast": 0.0,
              "brightness": 0.0, "noise": 0.0}
@@ -324,7 +324,7 @@ def test_box_refiner_trains_resumes_exports_and_redraws_boxes(tmp_path: Path) ->
     exported, loaded by the Detector's `BoxRefiner`, and its boxes stay in the photo."""
     import torch
 
-    from models import boxes
+    from models.training import boxes
     from vision.boxes import BoxRefiner
 
     folder = tmp_path / "scenes"
@@ -346,7 +346,7 @@ def test_box_refiner_trains_resumes_exports_and_redraws_boxes(tmp_path: Path) ->
     import onnxruntime
 
     meta = onnxruntime.InferenceSession(str(tmp_path / "boxes.onnx")).get_modelmeta().custom_metadata_map
-    assert meta["quantized"].startswith("int8")  # as shipped: `models.boxes.export` quantizes
+    assert meta["quantized"].startswith("int8")  # as shipped: `models.training.boxes.export` quantizes
     import onnx
 
     graph = onnx.load(str(tmp_path / "boxes.onnx")).graph

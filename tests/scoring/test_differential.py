@@ -1,14 +1,14 @@
-"""Differential test against PyMahjongGB on seeded random winning hands (tests/scoring/differential.py
+"""Differential test against PyMahjongGB on seeded random winning hands (models/measure/differential.py
 runs the 100,000-hand version). Every shape, melds, kongs of every kind, flowers and win conditions
 come up; see random_hands.py."""
 
 from collections import Counter
 
+from models.measure.differential import disagreements
+from models.measure.reference import reference_fans
 from scoring import parse_hand, score
 from scoring.fans import FAN_BY_ID
-from tests.scoring.differential import disagreements
-from tests.scoring.reference import reference_fans
-from tests.scoring.test_fans import situation
+from tests.scoring.conftest import situation
 
 
 def test_four_thousand_random_hands_agree_fan_for_fan():

@@ -33,3 +33,32 @@ def test_an_excluded_fan_does_not_exclude_in_turn():
 def test_deductions_remove_only_part_of_a_count():
     kept = apply_exclusions({4: ["nine gates"], 73: ["111m", "999m"]})
     assert kept == {4: ["nine gates"], 73: ["999m"]}
+
+
+def test_each_fan_has_a_name_made_from_its_english_name() -> None:
+    from scoring.fans import Fan
+
+    assert [(fan.value, fan.name) for fan in Fan] == [(f.id, Fan(f.id).name) for f in FANS]
+    assert Fan.PURE_STRAIGHT == 28 and FAN_BY_ID[Fan.PURE_STRAIGHT].en == "Pure Straight"
+    assert Fan.THREE_SUITED_TERMINAL_CHOWS == 29 and Fan.SELF_DRAWN == 80 and Fan.CONCEALED_KONG_AND_MELDED_KONG == 82
+    assert all(fan.name.replace("_", " ") == FAN_BY_ID[fan].en.upper().replace("-", " ") for fan in Fan)
+
+
+def test_the_fan_patterns_name_every_fan_they_find() -> None:
+    """No bare fan id in the fan patterns (`scoring.patterns`): each fan found is named (`Fan.X`), so a reader sees which."""
+    import ast
+    from pathlib import Path
+
+    import scoring.patterns
+
+    bare = []
+    for path in sorted(Path(scoring.patterns.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "add":
+                fan = node.args[1]
+                values = [fan] if not isinstance(fan, ast.IfExp) else [fan.body, fan.orelse]
+                bare += [f"{path.name}:{node.lineno}" for v in values if isinstance(v, ast.Constant)]
+            elif isinstance(node, ast.Return) and isinstance(node.value, ast.Constant) \
+                    and type(node.value.value) is int:  # a fan returned by a pattern function (not a bool)
+                bare.append(f"{path.name}:{node.lineno}")
+    assert bare == []

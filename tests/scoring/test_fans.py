@@ -5,23 +5,9 @@ Flags: ``sd`` self-drawn, ``seat=X`` / ``round=X`` winds (default East), or a Si
 
 import pytest
 
-from scoring import Situation, parse_hand, score
+from scoring import parse_hand, score
 from scoring.fans import FANS
-from scoring.tiles import tile
-
-
-def situation(flags: str) -> Situation:
-    fields: dict = {}
-    for flag in flags.split():
-        if flag == "sd":
-            fields["self_drawn"] = True
-        elif flag.startswith("seat="):
-            fields["seat_wind"] = tile(flag[5:])
-        elif flag.startswith("round="):
-            fields["prevalent_wind"] = tile(flag[6:])
-        else:
-            fields[flag] = True
-    return Situation(**fields)
+from tests.scoring.conftest import situation
 
 
 def fan_ids(notation: str, flags: str = "") -> dict[int, int]:

@@ -1,7 +1,13 @@
 import pytest
 
 from scoring import Hand, Meld, MeldKind, Situation, parse_hand
-from scoring.hand import FifthCopyError, HandError, MeldError, SituationError, TileCountError
+from scoring.hand import (
+    FifthCopyError,
+    HandError,
+    MeldError,
+    SituationError,
+    TileCountError,
+)
 from scoring.tiles import tile
 
 

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from models.measure.random_hands import random_hand
 from scoring import Hand, MeldKind, format_hand, parse_hand
 from scoring.notation import NotationError
 from scoring.tiles import tile
-from tests.scoring.random_hands import random_hand
 
 
 def test_melds_of_every_kind():

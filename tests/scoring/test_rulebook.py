@@ -8,7 +8,7 @@ import pytest
 
 from scoring import ScoreError, Situation, parse_hand, score
 from scoring.tiles import tile
-from tests.scoring.test_fans import situation
+from tests.scoring.conftest import situation
 
 
 def test_seed_000_pure_straight_half_flush_dragon_pung_is_24():

@@ -2,6 +2,7 @@ import random
 
 import pytest
 
+from models.measure.random_hands import random_hand
 from scoring import (
     Hand,
     HandError,
@@ -17,7 +18,6 @@ from scoring import (
 from scoring.decompose import waits
 from scoring.request import read_request
 from scoring.tiles import PLAYABLE, Tile, tile
-from tests.scoring.random_hands import random_hand
 
 WIN = "[567m,2][567s,3]567p234p1s1s"  # Mixed Triple Chow 8, All Chows 2, Short Straight 1, Single Wait 1
 

@@ -2,7 +2,17 @@ from collections import Counter
 
 import pytest
 
-from scoring.tiles import BACK, BONUS, CLASS_NAMES, PLAYABLE, TILES, Kind, TileError, full_set, tile
+from scoring.tiles import (
+    BACK,
+    BONUS,
+    CLASS_NAMES,
+    PLAYABLE,
+    TILES,
+    Kind,
+    TileError,
+    full_set,
+    tile,
+)
 
 
 def test_forty_three_classes_in_model_order():

@@ -68,7 +68,8 @@ def test_the_view_shows_the_tile_where_its_edges_say(shape: tuple[int, int], out
     box = np.array(outline, np.float32) + np.array([-1, 1, 2, 1], np.float32) * shape[0] / 480  # the detector's miss
     view = region_view(image, box, SIZE)
     assert view.shape == (SIZE, SIZE, 3)
-    # within a fifth of a view pixel at every scale (session 28; before, a view sat 0.5·(scale − 1) pixels off)
+    # within a fifth of a view pixel at every scale (a resize that maps pixel corners, not centres, sits
+    # 0.5·(scale − 1) pixels off)
     assert extent(view) == pytest.approx(edges_in_region(box, np.array(outline))[0], abs=0.2 / SIZE)
 
 

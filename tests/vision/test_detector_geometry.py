@@ -22,7 +22,7 @@ from vision.detector import (
     nms,
     top_two,
 )
-from vision.evaluation import box_iou
+from vision.geometry import box_iou
 
 
 @pytest.mark.parametrize("stride", [None, 32])

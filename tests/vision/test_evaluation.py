@@ -8,13 +8,18 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from datasets.formats.yolo import data_yaml, label_lines
 from scoring import parse_hand
 from scoring.tiles import tile
-from tests.vision.test_layout import HAND, NOTATION, lay, shoot
-from tests.vision.test_scan import FixedTiles
+from tests.vision.conftest import HAND, NOTATION, FixedTiles, lay, shoot
 from vision.detections import TileDetections
-from vision.evaluation import Evaluator, Truth, average_precision, read_truth, yolo_pairs
+from vision.evaluation import (
+    Evaluator,
+    Truth,
+    average_precision,
+    read_truth,
+    yolo_pairs,
+)
+from vision.labels.yolo import data_yaml, label_lines
 
 BOXES = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
 CODES = ["1m", "1m", "E"]

@@ -9,44 +9,9 @@ import pytest
 from datasets.layouts import Placed
 from scoring import Meld, MeldKind, format_hand, parse_hand
 from scoring.tiles import TILES, tile
-from tests.vision.test_layout_scenes import SIZE, photograph
+from tests.vision.conftest import ASPECT, HAND, NOTATION, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import Overrides, read_hand
-
-ASPECT = 1.35
-GAP = 0.6  # tile widths between groups
-
-
-def lay(spec: str) -> list[Placed]:
-    """Tiles in a row from a spec: a code per tile, ``~`` after a code for a sideways tile, ``|`` a gap."""
-    tiles, x = [], 0.0
-    for token in spec.split():
-        if token == "|":
-            x += GAP
-            continue
-        sideways = token.endswith("~")
-        code = token.rstrip("~")
-        depth = 1.0 if sideways else ASPECT
-        tiles.append(Placed(code if code != "back" else "E", x, ASPECT - depth, sideways, code == "back"))
-        x += ASPECT if sideways else 1.0
-    return tiles
-
-
-def shoot(tiles: list[Placed], angle: float = 0.0, scale: float = 90.0) -> TileDetections:
-    """The tiles photographed from straight above, turned by ``angle`` degrees, centred in the photo."""
-    a = np.deg2rad(angle)
-    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]]) * scale
-    hom = np.eye(3)
-    hom[:2, :2] = rot
-    middle = (tiles[0].x + tiles[-1].x + 1.0) / 2
-    hom[:2, 2] = np.array(SIZE) / 2 - rot @ np.array([middle, ASPECT / 2])
-    detections, where = photograph(tiles, ASPECT, hom)
-    assert len(where) == len(tiles), "the test layout must fit in the photo"
-    return detections
-
-
-HAND = "1f 6f | 1m 2m 3m 9p | 9p | 5p~ 5p 5p | 7s 8s~ 9s | E back back E"
-NOTATION = "16f[555p,1][789s,2][EEEE]123m9p9p"
 
 
 @pytest.mark.parametrize("angle", [0, 17, 90, 135, 180, 250, -60])

@@ -12,7 +12,7 @@ import pytest
 
 from datasets.layouts import Placed
 from scoring import MeldKind, format_hand
-from tests.vision.test_layout import ASPECT, lay, shoot
+from tests.vision.conftest import ASPECT, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import read_hand
 

@@ -8,7 +8,7 @@ import pytest
 
 from scoring import format_hand
 from scoring.tiles import tile
-from tests.vision.test_layout import HAND, NOTATION, lay, shoot
+from tests.vision.conftest import HAND, NOTATION, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import read_hand
 from vision.overlaps import merge_overlaps, merge_row_doubles

@@ -13,17 +13,17 @@ from api.cli import main
 from scoring import Hand, Situation, format_hand
 from scoring.request import answer_request
 from scoring.tiles import tile
-from tests.vision.standin import StandIn
-from tests.vision.test_layout import HAND as LONG_HAND
-from tests.vision.test_layout import NOTATION as LONG_NOTATION
-from tests.vision.test_layout import lay, shoot
+from tests.conftest import StandIn
+from tests.vision.conftest import HAND as LONG_HAND
+from tests.vision.conftest import NOTATION as LONG_NOTATION
+from tests.vision.conftest import SHORT_HAND as HAND
+from tests.vision.conftest import FixedTiles, lay, shoot
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU, FaceMemory, Located
 from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
-HAND = "1f | 1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"
 
 
 def test_json_is_the_scan_contract_with_the_score_of_mcr_score() -> None:
@@ -157,9 +157,9 @@ def test_a_12_megapixel_jpeg_is_read_reduced_and_reported_in_its_own_pixels(
     was enlarged from, with boxes and size in the 12-MP photo's pixels."""
     import cv2
 
-    from tests.vision.test_scan_speed import twelve_megapixels
+    from models.measure.scan_speed import twelve_megapixels
     from vision.detector import default_model_path, load_photo
-    from vision.evaluation import box_iou
+    from vision.geometry import box_iou
     from vision.scan import SCAN_SIDE
 
     try:
@@ -235,19 +235,6 @@ def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
     (low,) = [d for d in result.doubts if d.kind == "low_confidence"]
     assert low.tiles == (5,) and low.alternatives[0] == "6m" and "runner-up 6m (0.50)" in low.message
     assert result.detections.to_json()[5]["runner_up"] == {"code": "6m", "confidence": 0.5}
-
-
-class FixedTiles(StandIn):
-    """Stands in for `vision.detector.Detector` in the CLI: the same tiles for any photo, read at a
-    size at which they never need a zoomed pass."""
-
-    size = 4000
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        self.tiles = shoot(lay(HAND), 0, scale=40)
-
-    def __call__(self, image: np.ndarray) -> TileDetections:
-        return self.tiles
 
 
 def test_the_first_reading_reads_each_crop_at_scan_views_and_the_other_turns_do_not_ask_again() -> None:

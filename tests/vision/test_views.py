@@ -7,17 +7,24 @@ import cv2
 import numpy as np
 import pytest
 
+from models.measure.layout_scenes import SIZE
 from scoring import Situation, format_hand
 from scoring.tiles import TILES, tile
-from tests.vision.standin import StandIn
-from tests.vision.test_layout import lay, shoot
-from tests.vision.test_layout_scenes import SIZE
-from tests.vision.test_scan import HAND
+from tests.conftest import StandIn
+from tests.vision.conftest import SHORT_HAND as HAND
+from tests.vision.conftest import lay, shoot
 from vision.detections import TileDetections
 from vision.detector import FaceMemory, Located
 from vision.layout import CLOSE, read_hand
 from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
-from vision.views import MIN_VOTE, OTHER_TURNS, read_all_sides, turned, unturn_boxes, vote
+from vision.views import (
+    MIN_VOTE,
+    OTHER_TURNS,
+    read_all_sides,
+    turned,
+    unturn_boxes,
+    vote,
+)
 
 
 def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:

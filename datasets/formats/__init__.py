@@ -1,1 +1,0 @@
-"""Dataset formats written and read by the project."""

@@ -1,0 +1,106 @@
+"""What the fan patterns look at: facts about the whole hand, and one reading of it.
+
+``HandFacts`` is built once per hand (tile counts, win conditions, the wait), ``View`` once per
+reading (its chows, pungs and pair, with the concealed/melded status each set scores with).
+Patterns return ``Found``: fan (`scoring.fans.Fan`) -> one piece of evidence per time the fan is scored: the groups
+that make it (rendered only for the chosen reading, by ``render``) or a short text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, waits
+from scoring.tiles import PLAYABLE
+
+Evidence = str | tuple[Group, ...]
+Found = dict[int, list[Evidence]]
+
+
+def suit(t: int) -> int:
+    """0-2 for the suits, 3 for honours."""
+    return 3 if t >= HONOR_START else t // 9
+
+
+def rank(t: int) -> int:
+    """0-8 within a suit (rank minus one)."""
+    return t % 9
+
+
+def is_terminal_or_honor(t: int) -> bool:
+    return t >= HONOR_START or t % 9 in (0, 8)
+
+
+@lru_cache(maxsize=4096)
+def label(g: Group) -> str:
+    """A group as a player writes it: ``123m``, ``999s``, ``EEEE``, ``55p``, ``147m258p369s``."""
+    if g.kind is SetKind.KNITTED:
+        return tiles_label(KNITTED_STRAIGHTS[g.tile])
+    if g.kind is SetKind.CHOW:
+        tiles = (g.tile, g.tile + 1, g.tile + 2)
+    else:
+        tiles = (g.tile,) * {SetKind.PUNG: 3, SetKind.KONG: 4, SetKind.PAIR: 2}[g.kind]
+    return tiles_label(tiles)
+
+
+def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
+    return _tiles_label(tuple(tiles))
+
+
+@lru_cache(maxsize=4096)
+def _tiles_label(tiles: tuple[int, ...]) -> str:
+    out = ""
+    for t in tiles:
+        code = PLAYABLE[t].code
+        if t < HONOR_START and out and out[-1] == code[-1]:
+            out = out[:-1] + code
+        else:
+            out += code
+    return out
+
+
+def add(found: Found, fan_id: int, evidence: Evidence) -> None:
+    found.setdefault(fan_id, []).append(evidence)
+
+
+@lru_cache(maxsize=8192)
+def render(evidence: Evidence) -> str:
+    return evidence if isinstance(evidence, str) else " ".join(label(g) for g in evidence)
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    counts: tuple[int, ...]  # every tile of the hand by face, a kong counting 4
+    win: int
+    self_drawn: bool
+    seat_wind: int
+    prevalent_wind: int
+    last_of_kind: bool
+    kong_replacement: bool
+    robbing_kong: bool
+    last_wall_tile: bool
+    melded_sets: int  # claimed melds: chows, pungs, melded and added kongs
+    kong_tiles: frozenset[int]
+    standing: tuple[int, ...]  # the standing tiles by face, without the winning tile
+    open_sets: int  # melds, concealed kongs included
+
+    @property
+    def unique_wait(self) -> bool:
+        """Whether exactly one face finishes the standing tiles (asked only when a wait fan could count)."""
+        return _unique_wait(self.standing, self.open_sets)
+
+
+@lru_cache(maxsize=256)
+def _unique_wait(standing: tuple[int, ...], open_sets: int) -> bool:
+    return len(waits(list(standing), open_sets)) == 1
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    facts: HandFacts
+    form: str
+    groups: tuple[Group, ...]
+    chows: tuple[Group, ...]  # sorted by tile
+    pungs: tuple[Group, ...]  # pungs and kongs, sorted by tile, concealed as they score
+    pair: Group | None

@@ -1,0 +1,94 @@
+"""Helpers the test folders share: a base for stand-in detectors, the held-out real photos (read from ../shared
+at test time, skipped without them), and a JPEG whose header lies about its size.
+
+Loaded by every test, the training smoke test's venv included (torch, no web stack): the helpers import what
+else they need when called."""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
+from scoring.tiles import TILES
+from vision.detections import TileDetections
+from vision.detector import NMS_IOU, FaceMemory, Located, top_two
+
+
+def held_out_hand_photos() -> list[Path]:
+    """The first copy of each held-out `hand_` source photo (never trained on), in the list's order; skip
+    without ../shared."""
+    if not REAL_PHOTOS.is_dir():
+        pytest.skip(f"real photos not found at {REAL_PHOTOS}")
+    sources = [s for s in HOLDOUT_LIST.read_text().split() if s.startswith("hand_")]
+    return [min((REAL_PHOTOS / "train").glob(f"images/{source}.rf.*")) for source in sources]
+
+
+def held_out_hand_photo() -> Path:
+    """A held-out `hand_` photo that the source did not mirror."""
+    return held_out_hand_photos()[0]
+
+
+def held_out_labelled() -> Iterator[tuple[np.ndarray, TileDetections]]:
+    """Each held-out `hand_` photo (BGR) with its labelled tiles (`models.measure.scan_real.labelled`); skips
+    without ../shared."""
+    from models.measure.scan_real import held_out_hands, labelled
+    from models.training.real_data import class_map
+
+    held_out_hand_photo()
+    mapping = class_map(REAL_PHOTOS / "classes.tsv")
+    for photo in held_out_hands():
+        image = cv2.imread(str(photo))
+        yield image, labelled(photo, image.shape[1], image.shape[0], mapping)
+
+
+def jpeg_declaring(width: int, height: int) -> bytes:
+    """A real JPEG with its frame header (SOF0) rewritten to claim another size."""
+    from models.measure.http_load import encode
+
+    data = bytearray(encode(".jpg"))
+    sof = data.find(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", height, width)
+    return bytes(data)
+
+
+# A base for stand-in detectors in tests: they answer a whole reading in one call, as `Detector.__call__` does, and
+# this gives them the detector's two steps that `vision.zoom` takes (`locate`, then `read`) and its threshold
+# (``conf``: none unless a stand-in sets one, so each keeps what it was given).
+class StandIn:
+    """Locating is the stand-in's call (its faces become the scores located); reading gives them back."""
+
+    iou = NMS_IOU
+    version = "stand-in"
+    conf = 0.0
+    stride: int | None = None  # a fixed square input, unless a test frees it
+    refiner = None  # boxes as the stand-in gives them
+
+    def locate(self, image: np.ndarray, side: int | None = None) -> Located:
+        reading: TileDetections = self(image)  # type: ignore[operator]  # the subclass's reading
+        scores = np.zeros((len(reading), len(TILES)), np.float32)
+        rows = np.arange(len(reading))
+        second = reading.runner_up >= 0
+        scores[rows[second], reading.runner_up[second]] = reading.runner_up_confidence[second]
+        scores[rows, reading.class_id] = reading.confidence
+        return Located(reading.xyxy, scores)
+
+    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
+             ) -> TileDetections:
+        reading = TileDetections(located.xyxy, *top_two(located.scores))
+        return reading[reading.confidence >= self.conf]
+
+    def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None,
+              refine: bool | None = None) -> StandIn:
+        """The stand-in itself (its reading of crops at any views is its reading; its counters stay
+        in one place), held to ``conf`` and ``iou`` when given, noting the views and conf asked for in ``tunings``;
+        it has no refiner to turn off."""
+        self.tunings = [*getattr(self, "tunings", []), (views, conf)]
+        self.conf = self.conf if conf is None else conf
+        self.iou = self.iou if iou is None else iou
+        return self
