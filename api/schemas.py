@@ -81,15 +81,25 @@ class HandRequest(Request):
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
+RequestId = str | int | float | bool | None
+
+
 class ScoreRequest(HandRequest, Situation):
     """A hand and the situation it was won in: the `mcr score --jsonl` request."""
 
     model_config = ConfigDict(**STRICT_JSON, json_schema_extra={"examples": [
-        {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
+        {"id": "table 3, hand 7", "hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S",
+         "prevalent_wind": "E"},
         {"hand": {"concealed": ["5p", "6p", "7p", "2p", "3p", "4p", "1s"], "win_tile": "1s",
                   "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
                             {"kind": "chow", "tiles": ["5s", "6s", "7s"], "from": 1, "claimed": 2}]},
          "flowers": 2}]})
+
+    id: RequestId = Field(None, description="any JSON scalar, echoed in the answer to pair it with this request")
+
+    def to_request(self) -> dict[str, Any]:
+        """As `HandRequest.to_request`, keeping an id given as null (it is echoed as given)."""
+        return {**super().to_request(), **self.model_dump(include={"id"} & self.model_fields_set)}
 
 
 class ScanForm(Situation):
@@ -152,6 +162,7 @@ class Score(BaseModel):
         "fan_points": 8, "total": 8, "is_win": True, "error": None,
         "payouts": {"E": -16, "S": 48, "W": -16, "N": -16}, "reading": {"form": "regular", "sets": []}}]})
 
+    id: RequestId = Field(None, description="the request's id, echoed (absent when the request had none)")
     ok: bool
     hand: str = Field(description="the hand in notation")
     situation: SituationOut

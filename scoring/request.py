@@ -2,7 +2,9 @@
 
 ``{"hand": "<notation>" | {Hand JSON}, "win": "discard" | "self_drawn", "seat_wind": "E",
 "prevalent_wind": "E", "flowers": 0 | ["1f", ...], "last_of_kind": false, "kong_replacement": false,
-"robbing_kong": false, "last_wall_tile": false, "discarder": "N"}``; all but ``hand`` optional.
+"robbing_kong": false, "last_wall_tile": false, "discarder": "N", "id": "any JSON scalar"}``; all but
+``hand`` optional. An ``id`` is not read: it is echoed in the answer, so a stream of answers can be paired with
+its questions by more than their order.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from typing import Any
 
 from scoring.hand import Hand, HandError, Situation, check_flower_count
 from scoring.notation import format_hand, parse_hand
-from scoring.score import score
+from scoring.score import ScoreResult, score
 from scoring.tiles import tile
 
 FIELDS = frozenset(
     {"hand", "win", "seat_wind", "prevalent_wind", "flowers", "last_of_kind", "kong_replacement",
-     "robbing_kong", "last_wall_tile", "discarder"}
+     "robbing_kong", "last_wall_tile", "discarder", "id"}
 )
+_SCALARS = (str, int, float, bool, type(None))
 
 
 def read_request(data: Any) -> tuple[Hand, Situation]:
@@ -54,14 +57,32 @@ def with_flowers(hand: Hand, flowers: Any) -> Hand:
     return replace(hand, flowers=faces, flower_count=len(faces))
 
 
+def request_id(data: Any) -> dict[str, Any]:
+    """The request's ``id`` as the answer echoes it: ``{"id": ...}``, or nothing when there is none; an id
+    that is not a JSON scalar is a ``HandError``."""
+    if not isinstance(data, dict) or "id" not in data:
+        return {}
+    if not isinstance(data["id"], _SCALARS):
+        raise HandError("id must be a JSON scalar: a string, a number, true, false or null")
+    return {"id": data["id"]}
+
+
+def answer_json(hand: Hand, situation: Situation, result: ScoreResult) -> dict[str, Any]:
+    """A scored hand as `mcr score --json` prints it: ``{"ok": true, "hand", "situation", ...result}``."""
+    return {"ok": True, "hand": format_hand(hand), "situation": situation.to_json(), **result.to_json()}
+
+
 def answer_request(request: Any, raise_errors: bool = False) -> dict[str, Any]:
     """The JSON answer to one request (`mcr score --jsonl`, `POST /v1/score`): ``{"ok": true, ...result}``,
-    or ``{"ok": false, "error": ...}`` (with ``raise_errors`` the `HandError`/`ValueError` is raised instead)."""
+    or ``{"ok": false, "error": ...}`` (with ``raise_errors`` the `HandError`/`ValueError` is raised instead);
+    either echoes the request's ``id`` when it has a valid one."""
+    echo: dict[str, Any] = {}
     try:
+        echo = request_id(request)
         hand, situation = read_request(request)
         result = score(hand, situation)
     except (HandError, ValueError) as exc:
         if raise_errors:
             raise
-        return {"ok": False, "error": str(exc)}
-    return {"ok": True, "hand": format_hand(hand), "situation": situation.to_json(), **result.to_json()}
+        return {**echo, "ok": False, "error": str(exc)}
+    return {**echo, **answer_json(hand, situation, result)}

@@ -25,7 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "then the standing tiles; the last tile is the winning tile.",
     )
     parser.add_argument("hand", nargs="?", help='hand notation, e.g. "[567m,2][567s,3]567p234p1s1s"')
-    parser.add_argument("--jsonl", action="store_true", help="read one JSON request per line on stdin")
+    parser.add_argument("--jsonl", action="store_true",
+                        help="read one JSON request per line on stdin; an \"id\" field is echoed in its answer")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_situation_arguments(parser)
     parser.set_defaults(run=run)

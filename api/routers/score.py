@@ -16,7 +16,8 @@ HAND_PROBLEMS: dict[int | str, dict[str, Any]] = {
     422: {"model": Problem, "description": "bad notation, unknown tile, impossible hand or situation"}}
 
 
-@router.post("/score", operation_id="score", response_model=Score, responses=HAND_PROBLEMS)
+@router.post("/score", operation_id="score", response_model=Score, responses=HAND_PROBLEMS,
+             response_model_exclude_unset=True)
 def score_hand(body: ScoreRequest) -> dict[str, Any]:
     """Score a finished hand under MCR; a hand that is not a win (or under 8) is a result, not an error."""
     # A plain def: FastAPI runs it on its general thread pool, so a rescore never queues behind photos.
