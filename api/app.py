@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 from api import errors
 from api.deps import current_settings, get_detector
 from api.errors import ApiError
-from api.routers import detect, health, scan, score, tiles
+from api.routers import detect, health, scan, score, tiles, waits
 from api.settings import Settings, get_settings
 from api.upload import BodyLimit
 
@@ -43,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.dependency_overrides[get_settings] = lambda: settings
     errors.install(app)
     app.add_middleware(BodyLimit, limit=lambda: current_settings(app).max_upload_bytes)
-    for module in (health, tiles, score, detect, scan):
+    for module in (health, tiles, score, waits, detect, scan):
         app.include_router(module.router)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="page")
     return app

@@ -9,10 +9,12 @@ its questions by more than their order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from scoring.hand import Hand, HandError, Situation, check_flower_count
+from scoring.held import Held
 from scoring.notation import format_hand, parse_hand
 from scoring.score import ScoreResult, score
 from scoring.tiles import tile
@@ -22,31 +24,37 @@ FIELDS = frozenset(
      "robbing_kong", "last_wall_tile", "discarder", "id"}
 )
 _SCALARS = (str, int, float, bool, type(None))
+H = TypeVar("H", Hand, Held)  # a finished hand, or the tiles held before one
 
 
 def read_request(data: Any) -> tuple[Hand, Situation]:
     """The hand and situation of a request; a ``HandError`` names whatever is wrong with it."""
+    hand = read_hand(data, FIELDS, parse_hand, Hand.from_json)
+    return hand, Situation.from_json(data)
+
+
+def read_hand(data: Any, fields: frozenset[str], notation: Callable[[str], H], json: Callable[[Any], H]) -> H:
+    """The ``hand`` of a request object with only ``fields``, read by ``notation`` from a string or by ``json``
+    from an object, its flowers replaced by the request's ``flowers`` when given."""
     if not isinstance(data, dict):
         raise HandError("a request is a JSON object with at least a hand")
-    unknown = sorted(set(data) - FIELDS)
+    unknown = sorted(set(data) - fields)
     if unknown:
         raise HandError(f"unknown request field(s): {', '.join(unknown)}")
     if "hand" not in data:
         raise HandError("the request has no hand")
     given = data["hand"]
     if isinstance(given, str):
-        hand = parse_hand(given)
+        hand = notation(given)
     elif isinstance(given, dict):
-        hand = Hand.from_json(given)
+        hand = json(given)
     else:
         raise HandError("hand must be a notation string or a Hand JSON object")
-    if "flowers" in data:
-        hand = with_flowers(hand, data["flowers"])
-    return hand, Situation.from_json(data)
+    return with_flowers(hand, data["flowers"]) if "flowers" in data else hand
 
 
-def with_flowers(hand: Hand, flowers: Any) -> Hand:
-    """The hand with its flowers replaced by a count or a list of flower codes."""
+def with_flowers(hand: H, flowers: Any) -> H:
+    """The hand (a ``Hand`` or a ``Held``) with its flowers replaced by a count or a list of flower codes."""
     if isinstance(flowers, bool) or not isinstance(flowers, (int, list)):
         raise HandError("flowers must be a count 0-8 or a list of 1f-8f")
     if isinstance(flowers, int):

@@ -111,6 +111,12 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
     >>> score(parse_hand("[999s,3]123456789p5s5s")).fans[0].en
     'Pure Straight'
     """
+    return score_reading(hand, situation)[0]
+
+
+def score_reading(hand: Hand, situation: Situation | None = None) -> tuple[ScoreResult, tuple[Group, ...]]:
+    """`score`, and the chosen reading's groups as the fans saw them (a pung finished by a discard melded;
+    none for an incomplete hand or a form without sets): what the wait's shape is read from."""
     situation = situation or Situation()
     situation.check_against(hand)
     facts, melds = _facts(hand, situation)
@@ -125,7 +131,7 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
         rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
         if best is None or rank > best[0]:
             best = (rank, reading.form, view.groups, kept)
-    return _result(hand, situation, best)
+    return _result(hand, situation, best), best[2] if best else ()
 
 
 def is_complete(hand: Hand) -> bool:

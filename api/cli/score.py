@@ -32,13 +32,19 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
-    """The win-condition flags, shared with `mcr scan`; `situation_fields` reads them back."""
-    parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
+def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
+    """The seat, round and discarder, and the flowers: what `mcr waits` shares with `mcr score` and `mcr scan`;
+    `seat_fields` reads them back."""
     parser.add_argument("--seat", choices=WIND_CODES, default="E", help="the winner's seat wind (default E)")
     parser.add_argument("--round", choices=WIND_CODES, default="E", help="the prevalent wind (default E)")
     parser.add_argument("--discarder", choices=WIND_CODES, help="who discarded the winning tile (default: left)")
     parser.add_argument("--flowers", type=_flower_count, help="number of flowers and seasons drawn (0-8)")
+
+
+def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The win-condition flags, shared with `mcr scan`; `situation_fields` reads them back."""
+    parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
+    add_seat_arguments(parser)
     parser.add_argument("--last-of-kind", action="store_true", help="the winning tile was the last of its kind")
     parser.add_argument("--kong-replacement", action="store_true", help="out with a kong's replacement tile")
     parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
@@ -52,21 +58,26 @@ def _flower_count(text: str) -> int:
     return int(text)
 
 
+def seat_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The request fields set by the flags of `add_seat_arguments` (a default discarder left out)."""
+    fields: dict[str, Any] = {"seat_wind": args.seat, "prevalent_wind": args.round}
+    if args.discarder is not None:
+        fields["discarder"] = args.discarder
+    if args.flowers is not None:
+        fields["flowers"] = args.flowers
+    return fields
+
+
 def situation_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The request fields (`scoring.request`) set by the flags of `add_situation_arguments`."""
-    fields: dict[str, Any] = {
+    return {
         "win": "self_drawn" if args.self_drawn else "discard",
-        "seat_wind": args.seat,
-        "prevalent_wind": args.round,
-        "discarder": args.discarder,
         "last_of_kind": args.last_of_kind,
         "kong_replacement": args.kong_replacement,
         "robbing_kong": args.robbing_kong,
         "last_wall_tile": args.last_wall_tile,
+        **seat_fields(args),
     }
-    if args.flowers is not None:
-        fields["flowers"] = args.flowers
-    return fields
 
 
 def run(args: argparse.Namespace) -> int:

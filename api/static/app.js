@@ -1,7 +1,9 @@
-// The table-side page: photo -> POST /v1/scan; every correction or situation change -> POST /v1/score.
+// The table-side page: photo -> POST /v1/scan; every correction or situation change -> POST /v1/score;
+// the waits section (waits.js) -> POST /v1/waits.
 // The page keeps the hand as groups of tiles (melds, standing tiles, winning tile, flowers); each tile
 // remembers which detected box it came from, so the photo overlay follows the corrections.
 import { tileSvg } from "./tiles.js";
+import { setupWaits } from "./waits.js";
 
 const $ = (selector) => document.querySelector(selector);
 const WINDS = ["E", "S", "W", "N"];
@@ -62,14 +64,28 @@ function meldJson(group) {
   return { kind, tiles: codes, from: group.from || 1 };
 }
 
+const meldsJson = () => state.groups.filter((g) => g.role === "meld" && g.tiles.length).map(meldJson);
+
 function handJson() {
   const win = tilesOf("win");
   if (win.length !== 1) {
     throw new Error(win.length ? "only one winning tile: move the others to the standing tiles"
                                : "choose the winning tile: tap a tile and move it to “Winning tile”");
   }
-  const melds = state.groups.filter((g) => g.role === "meld" && g.tiles.length).map(meldJson);
-  return { concealed: tilesOf("concealed"), melds, win_tile: win[0], flowers: tilesOf("flowers") };
+  return { concealed: tilesOf("concealed"), melds: meldsJson(), win_tile: win[0], flowers: tilesOf("flowers") };
+}
+
+/** The hand above as held tiles for POST /v1/waits: its winning tile, if any, is one more standing tile. */
+function heldJson() {
+  if (!state.groups.length) throw new Error("no hand above yet: take a photo or type a hand, or type the tiles here");
+  return { concealed: [...tilesOf("concealed"), ...tilesOf("win")], melds: meldsJson(), flowers: tilesOf("flowers") };
+}
+
+/** The situation fields a waits request takes: where the hand is played, not how it is won. */
+function seatFields() {
+  const { seat_wind, prevalent_wind, discarder, flowers } = situationFields();
+  return Object.fromEntries(Object.entries({ seat_wind, prevalent_wind, discarder, flowers })
+    .filter(([, v]) => v !== undefined));
 }
 
 /** Every hand has standing tiles, a winning tile and flowers to move tiles into, even when empty. */
@@ -452,6 +468,7 @@ async function start() {
     event.target.value = "";
   });
   $("#typed").addEventListener("submit", typedHand);
+  setupWaits({ held: heldJson, seats: seatFields, face: (code) => BY_CODE.get(code), post: postJson });
   document.body.dataset.ready = "true";
 }
 
