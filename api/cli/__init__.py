@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 # Subcommands in the order `mcr --help` lists them; each name is a module of this package.
-SUBCOMMANDS: tuple[str, ...] = ("score", "waits", "scan", "detect", "eval", "train", "synth", "label", "serve")
+SUBCOMMANDS: tuple[str, ...] = ("score", "waits", "match", "scan", "detect", "eval", "train", "synth", "label", "serve")
 
 
 class CliError(Exception):

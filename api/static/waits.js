@@ -1,8 +1,8 @@
 // The waits section: 13 or 14 held tiles -> POST /v1/waits -> each winning tile with its value, or, for 14
 // tiles, the best discards. The tiles come typed, or from the hand above (a scan or a typed hand).
+import { $ } from "./common.js";
 import { tileSvg } from "./tiles.js";
 
-const $ = (selector) => document.querySelector(selector);
 const SHOWN_DISCARDS = 5;
 const KIND_NAMES = { edge: "edge 边张", closed: "closed 坎张", single: "single 单钓", two_sided: "two-sided 两面",
                      pung: "pung 双碰", knitted: "knitted 组合龙", thirteen_orphans: "thirteen orphans 十三幺" };

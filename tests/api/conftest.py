@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -26,6 +27,9 @@ from vision.detections import TileDetections
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
 HAND = "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s | 5s"  # what the fake reads: a pure straight, 5s set apart
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
 
 
 UPRIGHT = 50  # brightness the right edge of an upright `encode` photo has over its left edge
@@ -147,3 +151,16 @@ class LiveServer:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Chromium (Debian's `chromium`, driven by Playwright) for the pages' end-to-end tests; skipped,
+    saying how to install it, where it is absent."""
+    if not Path(CHROMIUM).is_file():
+        pytest.skip("Chromium not installed: apt-get install chromium (.ci/run does); never `playwright install`")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

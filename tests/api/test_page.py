@@ -4,31 +4,20 @@ change. Skipped, saying how to install it, where Chromium is absent."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from scoring import Situation, parse_hand, score
 from tests.api.conftest import HAND, LiveServer, encode
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 READ, CORRECTED = "123456789m123p5s5s", "123456789m234p5s5s"  # the 1p misread: it was a 4p
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="Chromium not installed: apt-get install "
-                                "chromium (.ci/run does); never `playwright install`")
 
 
 @pytest.fixture(scope="module")
-def page_url() -> Iterator[tuple[object, str]]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with LiveServer(FAKE_TILES=HAND.replace("1p", "1p/4p")) as server, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def page_url(browser) -> Iterator[tuple[object, str]]:
+    with LiveServer(FAKE_TILES=HAND.replace("1p", "1p/4p")) as server:
         yield browser, server.url
-        browser.close()
 
 
 @pytest.fixture
