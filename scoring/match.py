@@ -278,6 +278,8 @@ def _problem(match: Match, e: Entry) -> str | None:
         return f"a win is worth at least 8 points, not {e.value!r}"
     if e.source not in WIN_SOURCES or (e.hand is None) != (e.source == "points"):
         return "a win's source is 'points' (its value typed) or 'typed'/'scan' (with its hand)"
+    if e.hand is None and (e.flowers is not None or e.conditions):
+        return "flowers and win conditions go with a hand to score; typed points already count them"
     scored = value if e.hand is None else _scored_value(match.hands_played, e)
     return None if scored == value else f"the hand {e.hand} is worth {scored}, not {value}"
 

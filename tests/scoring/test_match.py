@@ -121,6 +121,7 @@ def test_undo_takes_back_the_last_entry_only():
     (Entry(EntryKind.WIN, 4, None, 8, source="points"), "player 0-3"),
     (Entry(EntryKind.WIN, A, None, 8), "source"),
     (Entry(EntryKind.WIN, A, B, 13, source="typed", hand=WIN), "is worth 12, not 13"),
+    (Entry(EntryKind.WIN, A, B, 13, source="points", conditions=("last_wall_tile",)), "go with a hand"),
     (Entry(EntryKind.PENALTY, A, value=0, reason="x"), "positive"),
     (Entry(EntryKind.PENALTY, A, value=5, reason=" "), "needs a reason"),
     (Entry(EntryKind.DRAW, A), "a draw has no player"),
