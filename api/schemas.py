@@ -190,7 +190,6 @@ class Score(BaseModel):
         "fan_points": 8, "total": 8, "is_win": True, "error": None,
         "payouts": {"E": -16, "S": 48, "W": -16, "N": -16}, "reading": {"form": "regular", "sets": []}}]})
 
-    id: RequestId = Field(None, description="the request's id, echoed (absent when the request had none)")
     ok: bool
     hand: str = Field(description="the hand in notation")
     situation: SituationOut
@@ -230,6 +229,12 @@ class Discards(BaseModel):
 
     shanten: int = Field(description="of the 14 tiles: -1 when they are already a complete hand")
     discards: list[DiscardOption]
+
+
+class ScoreAnswer(Score):
+    """The answer of ``POST /v1/score``: the score, with the request's ``id`` when it had one."""
+
+    id: RequestId = Field(None, description="the request's id, echoed (absent when the request had none)")
 
 
 class RunnerUp(BaseModel):

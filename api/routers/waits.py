@@ -13,8 +13,7 @@ from scoring.waits import answer_waits
 router = APIRouter(prefix="/v1", tags=["waits"])
 
 
-@router.post("/waits", operation_id="waits", response_model=Waits | Discards, responses=HAND_PROBLEMS,
-             response_model_exclude_unset=True)
+@router.post("/waits", operation_id="waits", response_model=Waits | Discards, responses=HAND_PROBLEMS)
 def waits(body: WaitsRequest) -> dict[str, Any]:
     """The waits (听牌) of 13 held tiles, each scored on a discard and self-drawn, or the shanten number when
     not ready; for 14 tiles, what each discard leaves, best first (most tiles left to win on)."""
