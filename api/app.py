@@ -1,5 +1,5 @@
 """The HTTP service: `create_app()` assembles the routers, the error handlers, the upload limit and the
-web page (``api/static``, served at ``/``). Run it with ``mcr serve``.
+web pages (``api/static``: the scorer at ``/``, the match sheet at ``/match``). Run it with ``mcr serve``.
 """
 
 from __future__ import annotations
@@ -9,13 +9,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from api import errors
 from api.deps import current_settings, get_detector
 from api.errors import ApiError
-from api.routers import detect, health, scan, score, tiles
+from api.routers import detect, health, matches, scan, score, tiles, waits
 from api.settings import Settings, get_settings
 from api.upload import BodyLimit
 
@@ -37,6 +38,11 @@ async def _warm_up(app: FastAPI) -> AsyncIterator[None]:
     yield
 
 
+def match_page() -> FileResponse:
+    """The referee's match sheet (``api/static/match.html``), at ``/match``."""
+    return FileResponse(STATIC / "match.html")
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new service; ``settings`` replaces the ones read from ``MCR_*`` environment variables. Its documentation
     pages (``/docs``, ``/redoc``) load their scripts and styles from this service (`fastapi_offline`), never from a
@@ -47,7 +53,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.dependency_overrides[get_settings] = lambda: settings
     errors.install(app)
     app.add_middleware(BodyLimit, limit=lambda: current_settings(app).max_upload_bytes)
-    for module in (health, tiles, score, detect, scan):
+    for module in (health, tiles, score, waits, detect, scan, matches):
         app.include_router(module.router)
+    app.add_api_route("/match", match_page, include_in_schema=False)
     app.mount("/", StaticFiles(directory=STATIC, html=True), name="page")
     return app

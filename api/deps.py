@@ -1,6 +1,7 @@
-"""Shared dependencies: settings, the detector (one ONNX session per process) and the inference pool.
+"""Shared dependencies: settings, the detector (one ONNX session per process), the inference pool and the
+match ledger.
 
-Routers ask for ``SettingsDep`` and ``DetectorDep``; tests replace them through
+Routers ask for ``SettingsDep``, ``DetectorDep`` and ``LedgerDep``; tests replace them through
 ``app.dependency_overrides[get_settings]`` / ``[get_detector]`` (a fake detector for edge cases).
 """
 
@@ -15,6 +16,7 @@ import anyio
 from fastapi import Depends, FastAPI, Request
 
 from api.errors import ApiError
+from api.ledger_store import Ledger, LedgerError
 from api.settings import Settings, get_settings
 from vision.detector import Detector
 
@@ -37,6 +39,23 @@ def get_detector(settings: SettingsDep) -> Detector:
 
 
 DetectorDep = Annotated[Detector, Depends(get_detector)]
+
+
+@lru_cache(maxsize=4)
+def open_ledger(path: Path | None) -> Ledger:
+    """The ledger file, opened (and its tables made) once per process and path."""
+    return Ledger(path)
+
+
+def get_ledger(settings: SettingsDep) -> Ledger:
+    """The match ledger, or a 503 naming why it cannot be used (a folder, a file that is not SQLite...)."""
+    try:
+        return open_ledger(settings.ledger_path)
+    except (OSError, LedgerError) as exc:
+        raise ApiError(503, "ledger_unavailable", f"the match ledger is unavailable: {exc}") from None
+
+
+LedgerDep = Annotated[Ledger, Depends(get_ledger)]
 
 
 def current_settings(app: FastAPI) -> Settings:

@@ -11,7 +11,9 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.ledger_store import LedgerError, MatchNotFound
 from scoring import HandError
+from scoring.match import MatchError
 from scoring.hand import SituationError
 from scoring.notation import NotationError
 from scoring.tiles import TileError
@@ -57,6 +59,16 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(TileError)
     async def tile_error(_: Request, exc: TileError) -> JSONResponse:
         return JSONResponse(_body("unknown_tile", str(exc)), status_code=422)
+
+    @app.exception_handler(MatchError)
+    async def match_error(_: Request, exc: MatchError) -> JSONResponse:
+        return JSONResponse(_body("bad_entry", str(exc)), status_code=422)
+
+    @app.exception_handler(LedgerError)
+    async def ledger_error(_: Request, exc: LedgerError) -> JSONResponse:
+        if isinstance(exc, MatchNotFound):
+            return JSONResponse(_body("no_match", str(exc)), status_code=404)
+        return JSONResponse(_body("ledger_unavailable", str(exc)), status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

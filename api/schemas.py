@@ -26,13 +26,18 @@ class Request(BaseModel):
 STRICT_JSON = ConfigDict(extra="forbid", strict=True)
 
 
-class Situation(Request):
-    """How the hand was won; every field optional (a discard win, East seat, East round)."""
+class Seats(Request):
+    """Where the hand is played: the player's seat wind, the round wind, who discards the winning tile."""
 
-    win: Literal["discard", "self_drawn"] = Field("discard", description="won on a discard or self-drawn")
     seat_wind: Wind = Field("E", description="the winner's seat wind")
     prevalent_wind: Wind = Field("E", description="the round (prevalent) wind")
     discarder: Wind | None = Field(None, description="seat wind of the discarder (default: the winner's left)")
+
+
+class Situation(Seats):
+    """How the hand was won; every field optional (a discard win, East seat, East round)."""
+
+    win: Literal["discard", "self_drawn"] = Field("discard", description="won on a discard or self-drawn")
     last_of_kind: bool = Field(False, description="the winning tile was the last of its kind (和绝张)")
     kong_replacement: bool = Field(False, description="out with a kong's replacement tile (杠上开花)")
     robbing_kong: bool = Field(False, description="won on a tile added to another player's kong (抢杠和)")
@@ -81,15 +86,48 @@ class HandRequest(Request):
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
+RequestId = str | int | float | bool | None
+
+
 class ScoreRequest(HandRequest, Situation):
     """A hand and the situation it was won in: the `mcr score --jsonl` request."""
 
     model_config = ConfigDict(**STRICT_JSON, json_schema_extra={"examples": [
-        {"hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S", "prevalent_wind": "E"},
+        {"id": "table 3, hand 7", "hand": EXAMPLE_NOTATION, "win": "self_drawn", "seat_wind": "S",
+         "prevalent_wind": "E"},
         {"hand": {"concealed": ["5p", "6p", "7p", "2p", "3p", "4p", "1s"], "win_tile": "1s",
                   "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
                             {"kind": "chow", "tiles": ["5s", "6s", "7s"], "from": 1, "claimed": 2}]},
          "flowers": 2}]})
+
+    id: RequestId = Field(None, description="any JSON scalar, echoed in the answer to pair it with this request")
+
+    def to_request(self) -> dict[str, Any]:
+        """As `HandRequest.to_request`, keeping an id given as null (it is echoed as given)."""
+        return {**super().to_request(), **self.model_dump(include={"id"} & self.model_fields_set)}
+
+
+class HeldIn(HandIn):
+    """The Hand JSON form of 13 or 14 held tiles: ``win_tile`` optional."""
+
+    win_tile: str | None = Field(None, description="counted as one more standing tile when given")
+
+
+class WaitsRequest(HandRequest, Seats):
+    """13 or 14 held tiles, where they are played, and the tiles seen: the `mcr waits` request."""
+
+    model_config = ConfigDict(**STRICT_JSON, json_schema_extra={"examples": [
+        {"hand": "123456789m23p55s", "seat_wind": "S", "seen": "1p 5s"},
+        {"hand": "11123455678999m", "prevalent_wind": "S"},
+        {"hand": {"concealed": ["5p", "6p", "7p", "2p", "3p", "4p", "1s"],
+                  "melds": [{"kind": "chow", "tiles": ["5m", "6m", "7m"], "from": 1, "claimed": 1},
+                            {"kind": "chow", "tiles": ["5s", "6s", "7s"], "from": 1, "claimed": 2}]},
+         "seen": ["1s", "1s"]}]})
+
+    hand: str | HeldIn = Field(description="13 or 14 tiles in notation (melds in brackets, no winning tile "
+                               "set apart) or Hand JSON")
+    seen: str | list[str] = Field([], description="tiles already seen (discards, others' melds): notation "
+                                  "runs or codes; they count against the copies left")
 
 
 class ScanForm(Situation):
@@ -162,6 +200,41 @@ class Score(BaseModel):
     error: Literal["not_a_win", "under_8"] | None = Field(description="why the hand is a false win")
     payouts: dict[str, int] = Field(description="seat wind -> points won (+) or paid (-)")
     reading: Reading | None
+
+
+class Wait(BaseModel):
+    tile: str = Field(examples=["4p"])
+    kind: Literal["edge", "closed", "single", "two_sided", "pung", "knitted", "thirteen_orphans"] = Field(
+        description="how the tile finishes the reading it scores with")
+    unseen: int = Field(description="copies neither held nor seen")
+    discard: Score = Field(description="the win on a discard, as `mcr score --json`")
+    self_drawn: Score = Field(description="the win self-drawn")
+
+
+class Waits(BaseModel):
+    """`mcr waits --json` for 13 tiles."""
+
+    ready: bool
+    shanten: int = Field(description="tiles to exchange before ready; 0 when ready")
+    waits: list[Wait] = Field(description="every winning tile, in tile order")
+
+
+class DiscardOption(Waits):
+    tile: str = Field(description="the tile discarded", examples=["5m"])
+    winning_tiles: int = Field(description="unseen copies of the waits worth 8 or more: tiles left to win on")
+
+
+class Discards(BaseModel):
+    """`mcr waits --json` for 14 tiles: each discard, best first."""
+
+    shanten: int = Field(description="of the 14 tiles: -1 when they are already a complete hand")
+    discards: list[DiscardOption]
+
+
+class ScoreAnswer(Score):
+    """The answer of ``POST /v1/score``: the score, with the request's ``id`` when it had one."""
+
+    id: RequestId = Field(None, description="the request's id, echoed (absent when the request had none)")
 
 
 class RunnerUp(BaseModel):

@@ -27,11 +27,13 @@ class Settings(BaseModel):
                                    description="photos processed at once; the event loop keeps serving")
     onnx_threads: int = Field(1, gt=0, description="onnxruntime threads per inference")
     conf: float = Field(0.25, gt=0, lt=1, description="detector confidence threshold")
+    ledger_path: Path | None = Field(None, description="the match ledger (SQLite); None means the user's data "
+                                     "folder (api.ledger_store.default_path)")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         """Settings from ``MCR_MODEL``, ``MCR_MAX_UPLOAD_MB``, ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``,
-        ``MCR_ONNX_THREADS`` and ``MCR_CONF``; a bad value is a ``ValueError`` naming the variable."""
+        ``MCR_ONNX_THREADS``, ``MCR_CONF`` and ``MCR_LEDGER``; a bad value is a ``ValueError`` naming the variable."""
         env = os.environ if environ is None else environ
         fields: dict[str, object] = {}
         for var, name, kind in _ENV:
@@ -55,6 +57,7 @@ _ENV: tuple[tuple[str, str, type], ...] = (
     ("MCR_INFERENCE_WORKERS", "inference_workers", int),
     ("MCR_ONNX_THREADS", "onnx_threads", int),
     ("MCR_CONF", "conf", float),
+    ("MCR_LEDGER", "ledger_path", Path),
 )
 
 

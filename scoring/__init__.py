@@ -1,4 +1,5 @@
-"""MCR rules: the tile vocabulary, hands, fans and payouts. Pure Python; imports no image code.
+"""MCR rules: the tile vocabulary, hands, fans and payouts; the waits of a hand (``scoring.waits``) and a
+match's score sheet (``scoring.match``). Pure Python; imports no image code.
 
 >>> from scoring import parse_hand, score
 >>> score(parse_hand("[567m,2][567s,3]567p234p1s1s")).is_win

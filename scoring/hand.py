@@ -124,11 +124,7 @@ class Hand:
     flower_count: int = FROM_FACES
 
     def __post_init__(self) -> None:
-        # Canonical order, so two reports of the same tiles are equal hands.
-        object.__setattr__(self, "concealed", tuple(sorted(self.concealed, key=_index)))
-        object.__setattr__(self, "flowers", tuple(sorted(self.flowers, key=_index)))
-        if self.flower_count == FROM_FACES:
-            object.__setattr__(self, "flower_count", len(self.flowers))
+        settle(self)
         _validate_hand(self)
 
     @property
@@ -140,36 +136,61 @@ class Hand:
         """The public Hand JSON form (see the README)."""
         return {
             "concealed": [t.code for t in self.concealed],
-            "melds": [_meld_to_json(m) for m in self.melds],
+            "melds": [meld_to_json(m) for m in self.melds],
             "win_tile": self.win_tile.code,
-            "flowers": [t.code for t in self.flowers] if len(self.flowers) == self.flower_count else self.flower_count,
+            "flowers": flowers_json(self.flowers, self.flower_count),
         }
 
     @classmethod
     def from_json(cls, data: Any) -> Hand:
         """Read the Hand JSON form; any missing or malformed field is a ``HandError`` naming it."""
-        if not isinstance(data, dict):
-            raise HandError("a hand is a JSON object with concealed, melds, win_tile and flowers")
-        unknown = set(data) - {"concealed", "melds", "win_tile", "flowers"}
-        if unknown:
-            raise HandError(f"unknown hand field(s): {', '.join(sorted(unknown))}")
-        if "win_tile" not in data:
-            raise HandError("the hand has no win_tile")
-        melds = data.get("melds", [])
-        if not isinstance(melds, list):
-            raise HandError("melds must be a list")
-        flowers = data.get("flowers", [])
-        if isinstance(flowers, bool) or not isinstance(flowers, (int, list)):
-            raise HandError("flowers must be a count or a list of 1f-8f")
-        tiles = _codes(data.get("concealed", []), "concealed")
-        win = _codes([data["win_tile"]], "win_tile")[0]
-        if isinstance(flowers, int):
-            return cls(tiles, tuple(_meld_from_json(m) for m in melds), win, (), check_flower_count(flowers))
-        return cls(tiles, tuple(_meld_from_json(m) for m in melds), win, _codes(flowers, "flowers"))
+        concealed, melds, win, flowers, count = read_hand_json(data, win_required=True)
+        assert win is not None
+        return cls(concealed, melds, win, flowers, count)
+
+
+def read_hand_json(
+    data: Any, win_required: bool
+) -> tuple[tuple[Tile, ...], tuple[Meld, ...], Tile | None, tuple[Tile, ...], int]:
+    """The parts of the Hand JSON form: standing tiles, melds, the winning tile (None when absent and not
+    required), the flower faces and the flower count; shared by ``Hand`` and ``scoring.held.Held``."""
+    if not isinstance(data, dict):
+        raise HandError("a hand is a JSON object with concealed, melds, win_tile and flowers")
+    unknown = set(data) - {"concealed", "melds", "win_tile", "flowers"}
+    if unknown:
+        raise HandError(f"unknown hand field(s): {', '.join(sorted(unknown))}")
+    if win_required and "win_tile" not in data:
+        raise HandError("the hand has no win_tile")
+    melds = data.get("melds", [])
+    if not isinstance(melds, list):
+        raise HandError("melds must be a list")
+    flowers = data.get("flowers", [])
+    if isinstance(flowers, bool) or not isinstance(flowers, (int, list)):
+        raise HandError("flowers must be a count or a list of 1f-8f")
+    tiles = _codes(data.get("concealed", []), "concealed")
+    win = _codes([data["win_tile"]], "win_tile")[0] if "win_tile" in data else None
+    read = tuple(_meld_from_json(m) for m in melds)
+    if isinstance(flowers, int):
+        return tiles, read, win, (), check_flower_count(flowers)
+    return tiles, read, win, _codes(flowers, "flowers"), FROM_FACES
 
 
 def _index(t: Tile) -> int:
     return t.index
+
+
+def settle(held: Any) -> None:
+    """Put a frozen ``Hand`` (or ``Held``) in canonical order, so two reports of the same tiles are equal, and
+    count its flowers from their faces unless a count was given."""
+    object.__setattr__(held, "concealed", tuple(sorted(held.concealed, key=_index)))
+    object.__setattr__(held, "flowers", tuple(sorted(held.flowers, key=_index)))
+    if held.flower_count == FROM_FACES:
+        object.__setattr__(held, "flower_count", len(held.flowers))
+
+
+def flowers_json(flowers: tuple[Tile, ...], count: int) -> list[str] | int:
+    """Flowers in JSON: their codes when every one is known, else just how many."""
+    return [t.code for t in flowers] if len(flowers) == count else count
 
 
 def check_flower_count(n: int) -> int:
@@ -185,7 +206,7 @@ def _codes(values: Any, where: str) -> tuple[Tile, ...]:
     return tuple(tile(v) for v in values)
 
 
-def _meld_to_json(m: Meld) -> dict[str, Any]:
+def meld_to_json(m: Meld) -> dict[str, Any]:
     return {
         "kind": m.kind.value,
         "tiles": [t.code for t in m.tiles],
@@ -219,27 +240,42 @@ def _meld_from_json(data: Any) -> Meld:
 def _validate_hand(hand: Hand) -> None:
     if not hand.win_tile.is_playable:
         raise HandError(f"the winning tile {hand.win_tile.code} is not a playable tile")
-    bad = [t.code for t in hand.concealed if not t.is_playable]
+    check_tiles(hand.concealed, hand.melds, hand.all_tiles, hand.flowers, hand.flower_count, (HAND_SIZE - 1,),
+                " plus the winning tile")
+
+
+def check_tiles(
+    concealed: tuple[Tile, ...],
+    melds: tuple[Meld, ...],
+    all_tiles: tuple[Tile, ...],
+    flowers: tuple[Tile, ...],
+    flower_count: int,
+    sizes: tuple[int, ...],
+    what_else: str,
+) -> None:
+    """Raise a ``HandError`` naming the first way the tiles cannot be held at a table: a flower standing, more
+    than four sets, a count (each kong as 3) that is none of ``sizes``, a fifth copy, a bad flower."""
+    bad = [t.code for t in concealed if not t.is_playable]
     if bad:
         raise HandError(f"standing tiles must be playable; remove {', '.join(bad)} (flowers go in flowers)")
-    if len(hand.melds) > SETS_PER_HAND:
-        raise TileCountError(f"{len(hand.melds)} melds: a hand has at most {SETS_PER_HAND} sets")
-    expected = HAND_SIZE - 1 - 3 * len(hand.melds)
-    if len(hand.concealed) != expected:
+    if len(melds) > SETS_PER_HAND:
+        raise TileCountError(f"{len(melds)} melds: a hand has at most {SETS_PER_HAND} sets")
+    expected = [size - 3 * len(melds) for size in sizes]
+    if len(concealed) not in expected:
         raise TileCountError(
-            f"{len(hand.concealed)} standing tiles with {len(hand.melds)} meld(s): expected {expected} "
-            f"plus the winning tile"
+            f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
+            f"{' or '.join(map(str, expected))}{what_else}"
         )
-    for face, n in Counter(hand.all_tiles).items():
+    for face, n in Counter(all_tiles).items():
         if n > COPIES_PER_FACE:
             raise FifthCopyError(f"{n} copies of {face.code}: a set has only {COPIES_PER_FACE}")
-    if any(not t.is_bonus for t in hand.flowers):
+    if any(not t.is_bonus for t in flowers):
         raise HandError("flowers must be flower or season tiles 1f-8f")
-    for face, n in Counter(hand.flowers).items():
+    for face, n in Counter(flowers).items():
         if n > 1:
             raise FifthCopyError(f"flower {face.code} appears {n} times: there is one of each")
-    if not len(hand.flowers) <= hand.flower_count <= 8:
-        raise HandError(f"flower count {hand.flower_count}: must be 0-8 and at least the flowers listed")
+    if not len(flowers) <= flower_count <= 8:
+        raise HandError(f"flower count {flower_count}: must be 0-8 and at least the flowers listed")
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
+from scoring.held import Held
 from scoring.tiles import Tile, tile
 
 _TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
@@ -67,12 +68,8 @@ def _tokens(text: str) -> Iterator[tuple[str, str]]:
         yield kind, found[kind]
 
 
-def parse_hand(text: str, flowers: int | None = None) -> Hand:
-    """Read hand notation; ``flowers`` (a count) overrides the flower faces written in the text.
-
-    >>> parse_hand("[567m,2][999s,3]11234p55s5p").win_tile.code
-    '5p'
-    """
+def _read(text: str) -> tuple[list[Meld], list[Tile], list[Tile]]:
+    """The melds, standing tiles and flower faces written in ``text``, in the order written."""
     melds: list[Meld] = []
     standing: list[Tile] = []
     bonus: list[Tile] = []
@@ -84,10 +81,43 @@ def parse_hand(text: str, flowers: int | None = None) -> Hand:
             continue
         tiles = _run_tiles(value)
         (bonus if tiles[0].is_bonus else standing).extend(tiles)
+    return melds, standing, bonus
+
+
+def parse_hand(text: str, flowers: int | None = None) -> Hand:
+    """Read hand notation; ``flowers`` (a count) overrides the flower faces written in the text.
+
+    >>> parse_hand("[567m,2][999s,3]11234p55s5p").win_tile.code
+    '5p'
+    """
+    melds, standing, bonus = _read(text)
     if not standing:
         raise TileCountError(f"no standing tiles in {text!r}: the last tile written is the winning tile")
     count = len(bonus) if flowers is None else check_flower_count(flowers)
     return Hand(tuple(standing[:-1]), tuple(melds), standing[-1], tuple(bonus), count)
+
+
+def parse_held(text: str, flowers: int | None = None) -> Held:
+    """Read the notation of 13 or 14 held tiles (no tile is set apart as the winning one).
+
+    >>> parse_held("[567m,2][999s,3]11234p55s").before_discard
+    False
+    """
+    melds, standing, bonus = _read(text)
+    count = len(bonus) if flowers is None else check_flower_count(flowers)
+    return Held(tuple(standing), tuple(melds), tuple(bonus), count)
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """Tiles written as runs, without melds (``1155m E 9p``): the tiles a player has seen.
+
+    >>> len(parse_tiles("1155m E 9p"))
+    6
+    """
+    melds, standing, bonus = _read(text)
+    if melds or bonus:
+        raise NotationError(f"{text!r}: list playable tiles only, without brackets or flowers")
+    return tuple(standing)
 
 
 def _runs(tiles: tuple[Tile, ...]) -> str:

@@ -111,6 +111,12 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
     >>> score(parse_hand("[999s,3]123456789p5s5s")).fans[0].en
     'Pure Straight'
     """
+    return score_reading(hand, situation)[0]
+
+
+def score_reading(hand: Hand, situation: Situation | None = None) -> tuple[ScoreResult, tuple[Group, ...]]:
+    """`score`, and the chosen reading's groups as the fans saw them (a pung finished by a discard melded;
+    none for an incomplete hand or a form without sets): what the wait's shape is read from."""
     situation = situation or Situation()
     situation.check_against(hand)
     facts, melds = _facts(hand, situation)
@@ -125,7 +131,7 @@ def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
         rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
         if best is None or rank > best[0]:
             best = (rank, reading.form, view.groups, kept)
-    return _result(hand, situation, best)
+    return _result(hand, situation, best), best[2] if best else ()
 
 
 def is_complete(hand: Hand) -> bool:
@@ -224,7 +230,7 @@ def _view(facts: HandFacts, reading: Reading) -> View:
 def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     flowers = hand.flower_count
     if best is None:
-        return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, _penalty(s), None, ())
+        return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
     fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
     if flowers:
@@ -232,7 +238,7 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
         fans.append(_fan_score(Fan.FLOWER_TILES, [t.code for t in hand.flowers] + unnamed))
     total = points + flowers
     win = points >= MIN_POINTS
-    payouts = _payouts(s, total) if win else _penalty(s)
+    payouts = win_payouts(s, total) if win else false_win_payouts(s)
     sets = tuple(_reading_set(g) for g in groups) or (
         ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
     )
@@ -255,7 +261,7 @@ def _reading_set(g: Group) -> ReadingSet:
     return ReadingSet(g.kind.name.lower(), label(g), g.concealed)
 
 
-def _payouts(s: Situation, total: int) -> dict[str, int]:
+def win_payouts(s: Situation, total: int) -> dict[str, int]:
     """Self-drawn: each other seat pays 8 + total. On a discard: the discarder 8 + total, the others 8."""
     discarder = s.paying_discarder
     paid = {w.code: -(BASE_PAYMENT + total) if s.self_drawn or w is discarder else -BASE_PAYMENT
@@ -263,6 +269,6 @@ def _payouts(s: Situation, total: int) -> dict[str, int]:
     return {w.code: paid.get(w.code, -sum(paid.values())) for w in WINDS}
 
 
-def _penalty(s: Situation) -> dict[str, int]:
+def false_win_payouts(s: Situation) -> dict[str, int]:
     """A false win: the caller pays 10 to each other seat."""
     return {w.code: -3 * FALSE_WIN_PENALTY if w is s.seat_wind else FALSE_WIN_PENALTY for w in WINDS}

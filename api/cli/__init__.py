@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from vision.weights import REPOSITORY
 
 # Subcommands in the order `mcr --help` lists them; each name is a module of this package.
-SUBCOMMANDS: tuple[str, ...] = ("score", "scan", "detect", "eval", "train", "synth", "label", "serve")
+SUBCOMMANDS: tuple[str, ...] = ("score", "waits", "match", "scan", "detect", "eval", "train", "synth", "label", "serve")
 
 
 class CliError(Exception):

@@ -25,47 +25,64 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
         "then the standing tiles; the last tile is the winning tile.",
     )
     parser.add_argument("hand", nargs="?", help='hand notation, e.g. "[567m,2][567s,3]567p234p1s1s"')
-    parser.add_argument("--jsonl", action="store_true", help="read one JSON request per line on stdin")
+    parser.add_argument("--jsonl", action="store_true",
+                        help="read one JSON request per line on stdin; an \"id\" field is echoed in its answer")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_situation_arguments(parser)
     parser.set_defaults(run=run)
 
 
-def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
-    """The win-condition flags, shared with `mcr scan`; `situation_fields` reads them back."""
-    parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
+def add_seat_arguments(parser: argparse.ArgumentParser) -> None:
+    """The seat, round and discarder, and the flowers: what `mcr waits` shares with `mcr score` and `mcr scan`;
+    `seat_fields` reads them back."""
     parser.add_argument("--seat", choices=WIND_CODES, default="E", help="the winner's seat wind (default E)")
     parser.add_argument("--round", choices=WIND_CODES, default="E", help="the prevalent wind (default E)")
     parser.add_argument("--discarder", choices=WIND_CODES, help="who discarded the winning tile (default: left)")
-    parser.add_argument("--flowers", type=_flower_count, help="number of flowers and seasons drawn (0-8)")
-    parser.add_argument("--last-of-kind", action="store_true", help="the winning tile was the last of its kind")
-    parser.add_argument("--kong-replacement", action="store_true", help="out with a kong's replacement tile")
-    parser.add_argument("--robbing-kong", action="store_true", help="won by robbing a kong")
-    parser.add_argument("--last-wall-tile", action="store_true", help="won on the last tile of the wall")
+    parser.add_argument("--flowers", type=flower_count, help="number of flowers and seasons drawn (0-8)")
 
 
-def _flower_count(text: str) -> int:
+def add_situation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The win-condition flags, shared with `mcr scan`; `situation_fields` reads them back."""
+    parser.add_argument("--self-drawn", action="store_true", help="won by drawing the tile (default: a discard)")
+    add_seat_arguments(parser)
+    add_condition_arguments(parser)
+
+
+CONDITION_HELP = {
+    "last_of_kind": "the winning tile was the last of its kind",
+    "kong_replacement": "out with a kong's replacement tile",
+    "robbing_kong": "won by robbing a kong",
+    "last_wall_tile": "won on the last tile of the wall",
+}
+
+
+def add_condition_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--last-of-kind``, ``--kong-replacement``, ``--robbing-kong``, ``--last-wall-tile``."""
+    for name, text in CONDITION_HELP.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", action="store_true", help=text)
+
+
+def flower_count(text: str) -> int:
     """`--flowers`: a set holds 8 flowers and seasons, so 0-8; anything else is a usage error."""
     if not text.isdigit() or int(text) > 8:
         raise argparse.ArgumentTypeError(f"{text!r} is not a flower count (0-8)")
     return int(text)
 
 
-def situation_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The request fields (`scoring.request`) set by the flags of `add_situation_arguments`."""
-    fields: dict[str, Any] = {
-        "win": "self_drawn" if args.self_drawn else "discard",
-        "seat_wind": args.seat,
-        "prevalent_wind": args.round,
-        "discarder": args.discarder,
-        "last_of_kind": args.last_of_kind,
-        "kong_replacement": args.kong_replacement,
-        "robbing_kong": args.robbing_kong,
-        "last_wall_tile": args.last_wall_tile,
-    }
+def seat_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The request fields set by the flags of `add_seat_arguments` (a default discarder left out)."""
+    fields: dict[str, Any] = {"seat_wind": args.seat, "prevalent_wind": args.round}
+    if args.discarder is not None:
+        fields["discarder"] = args.discarder
     if args.flowers is not None:
         fields["flowers"] = args.flowers
     return fields
+
+
+def situation_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The request fields (`scoring.request`) set by the flags of `add_situation_arguments`."""
+    return {"win": "self_drawn" if args.self_drawn else "discard",
+            **{name: getattr(args, name) for name in CONDITION_HELP}, **seat_fields(args)}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,7 +1,9 @@
 """`mcr serve`: the HTTP API and the table-side web page (FastAPI on uvicorn).
 
 Limits come from ``MCR_*`` environment variables (see the README's HTTP API section): ``MCR_MODEL``,
-``MCR_MAX_UPLOAD_MB`` (default 15), ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``, ``MCR_ONNX_THREADS``.
+``MCR_MAX_UPLOAD_MB`` (default 15), ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``, ``MCR_ONNX_THREADS``; the
+match sheets of the page at /match are kept in ``MCR_LEDGER`` (or ``--db``), by default under the user's
+data folder.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
                         "0.0.0.0 for phones on the LAN)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--workers", type=int, default=1, help="processes, each with its own model (default 1)")
+    parser.add_argument("--db", help="the match ledger file (sets MCR_LEDGER; default: the user's data folder)")
     parser.set_defaults(run=run)
 
 
@@ -30,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
 
     from api.settings import get_settings
 
+    if args.db:
+        os.environ["MCR_LEDGER"] = args.db
     # N processes share the cores: each runs at most cores/N photos at once unless told otherwise.
     os.environ.setdefault("MCR_INFERENCE_WORKERS", str(max(1, (os.cpu_count() or 1) // args.workers)))
 

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from scoring.request import answer_request
-from api.schemas import HandRequest, ParsedHand, Problem, Score, ScoreRequest
+from api.schemas import HandRequest, ParsedHand, Problem, ScoreAnswer, ScoreRequest
 from scoring import format_hand
 from scoring.request import read_request
 
@@ -16,7 +16,8 @@ HAND_PROBLEMS: dict[int | str, dict[str, Any]] = {
     422: {"model": Problem, "description": "bad notation, unknown tile, impossible hand or situation"}}
 
 
-@router.post("/score", operation_id="score", response_model=Score, responses=HAND_PROBLEMS)
+@router.post("/score", operation_id="score", response_model=ScoreAnswer, responses=HAND_PROBLEMS,
+             response_model_exclude_unset=True)
 def score_hand(body: ScoreRequest) -> dict[str, Any]:
     """Score a finished hand under MCR; a hand that is not a win (or under 8) is a result, not an error."""
     # A plain def: FastAPI runs it on its general thread pool, so a rescore never queues behind photos.

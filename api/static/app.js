@@ -1,16 +1,15 @@
-// The table-side page: photo -> POST /v1/scan; every correction or situation change -> POST /v1/score.
+// The table-side page: photo -> POST /v1/scan; every correction or situation change -> POST /v1/score;
+// the waits section (waits.js) -> POST /v1/waits.
 // The page keeps the hand as groups of tiles (melds, standing tiles, winning tile, flowers); each tile
 // remembers which detected box it came from, so the photo overlay follows the corrections.
+import { $, WINDS, WIND_NAMES, api, loadFaces, postJson } from "./common.js";
 import { tileSvg } from "./tiles.js";
+import { setupWaits } from "./waits.js";
 
-const $ = (selector) => document.querySelector(selector);
-const WINDS = ["E", "S", "W", "N"];
-const WIND_NAMES = { E: "East 东", S: "South 南", W: "West 西", N: "North 北" };
 const FROM = { 1: "from the left 上家", 2: "from opposite 对家", 3: "from the right 下家" };
 const ROLE_TITLES = { concealed: "Standing tiles 手牌", win: "Winning tile 和张", flowers: "Flowers 花牌" };
 
-let FACES = [];            // the tile vocabulary, from GET /v1/tiles
-const BY_CODE = new Map();
+let BY_CODE = new Map();   // the tile vocabulary, from GET /v1/tiles
 const state = {
   groups: [],              // {role, from, concealed, tiles: [{code, box}]}; box indexes the scan's tiles
   scan: null,              // the last /v1/scan answer
@@ -20,17 +19,7 @@ const state = {
   flowers: null,           // a flower count set by hand, or null to count the flower tiles
 };
 
-// ---- talking to the API ------------------------------------------------------------------------
-
-async function api(path, options) {
-  const response = await fetch(path, options);
-  const body = await response.json().catch(() => ({ detail: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(body.detail || `HTTP ${response.status}`);
-  return body;
-}
-
-const postJson = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" },
-                                             body: JSON.stringify(body) });
+// ---- the request fields -------------------------------------------------------------------------
 
 function situationFields() {
   const fields = { ...state.situation };
@@ -62,14 +51,28 @@ function meldJson(group) {
   return { kind, tiles: codes, from: group.from || 1 };
 }
 
+const meldsJson = () => state.groups.filter((g) => g.role === "meld" && g.tiles.length).map(meldJson);
+
 function handJson() {
   const win = tilesOf("win");
   if (win.length !== 1) {
     throw new Error(win.length ? "only one winning tile: move the others to the standing tiles"
                                : "choose the winning tile: tap a tile and move it to “Winning tile”");
   }
-  const melds = state.groups.filter((g) => g.role === "meld" && g.tiles.length).map(meldJson);
-  return { concealed: tilesOf("concealed"), melds, win_tile: win[0], flowers: tilesOf("flowers") };
+  return { concealed: tilesOf("concealed"), melds: meldsJson(), win_tile: win[0], flowers: tilesOf("flowers") };
+}
+
+/** The hand above as held tiles for POST /v1/waits: its winning tile, if any, is one more standing tile. */
+function heldJson() {
+  if (!state.groups.length) throw new Error("no hand above yet: take a photo or type a hand, or type the tiles here");
+  return { concealed: [...tilesOf("concealed"), ...tilesOf("win")], melds: meldsJson(), flowers: tilesOf("flowers") };
+}
+
+/** The situation fields a waits request takes: where the hand is played, not how it is won. */
+function seatFields() {
+  const { seat_wind, prevalent_wind, discarder, flowers } = situationFields();
+  return Object.fromEntries(Object.entries({ seat_wind, prevalent_wind, discarder, flowers })
+    .filter(([, v]) => v !== undefined));
 }
 
 /** Every hand has standing tiles, a winning tile and flowers to move tiles into, even when empty. */
@@ -279,7 +282,7 @@ function openEditor(gi, ti) {
   const second = current && current.box !== null && state.scan ? state.scan.tiles[current.box].runner_up : null;
   $("#editor-title").textContent = current
     ? `${BY_CODE.get(current.code).en} · ${BY_CODE.get(current.code).zh}` : `Add a tile to ${groupTitle(group, "")}`;
-  $("#faces").replaceChildren(...FACES.filter((f) => f.kind !== "back").map((f) => {
+  $("#faces").replaceChildren(...[...BY_CODE.values()].filter((f) => f.kind !== "back").map((f) => {
     const button = tileButton(f, () => {
       if (current) current.code = f.code;
       else group.tiles.push({ code: f.code, box: null });
@@ -444,14 +447,14 @@ function setupSituation() {
 }
 
 async function start() {
-  FACES = await api("/v1/tiles");
-  FACES.forEach((face, index) => BY_CODE.set(face.code, { ...face, index }));
+  BY_CODE = await loadFaces();
   setupSituation();
   $("#photo").addEventListener("change", (event) => {
     if (event.target.files.length) scanPhoto(event.target.files[0]);
     event.target.value = "";
   });
   $("#typed").addEventListener("submit", typedHand);
+  setupWaits({ held: heldJson, seats: seatFields, face: (code) => BY_CODE.get(code), post: postJson });
   document.body.dataset.ready = "true";
 }
 

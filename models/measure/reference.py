@@ -23,7 +23,7 @@ def code(t: Tile) -> str:
     return f"F{t.rank}" if t.kind is Kind.WIND else f"J{t.rank}"
 
 
-def _pack(m) -> tuple[str, str, int]:
+def pack(m) -> tuple[str, str, int]:
     if m.kind is MeldKind.CHOW:
         return ("CHI", code(m.tiles[1]), (m.claimed or 0) + 1)
     if m.kind is MeldKind.PUNG:
@@ -34,7 +34,7 @@ def _pack(m) -> tuple[str, str, int]:
 def reference_args(hand: Hand, situation: Situation) -> tuple:
     """The arguments of ``MahjongGB.MahjongFanCalculator`` for a hand, flowers left out."""
     return (
-        tuple(_pack(m) for m in hand.melds),
+        tuple(pack(m) for m in hand.melds),
         tuple(code(t) for t in hand.concealed),
         code(hand.win_tile),
         0,

@@ -1,13 +1,13 @@
 """Fans of how the hand was won: win conditions, concealment, and the wait.
 
 Edge, Closed and Single Wait count only when exactly one face finishes the standing tiles
-(``HandFacts.unique_wait``); the reading then says which: the winning tile completing a 1-2 or 8-9
-edge (edge), the middle of a chow (closed), or the pair (single), in that order of preference.
+(``HandFacts.unique_wait``); the reading then says which (``win_role``): the winning tile completing a 1-2
+or 8-9 edge (edge), the middle of a chow (closed), or the pair (single), in that order of preference.
 """
 
 from __future__ import annotations
 
-from scoring.decompose import Group, SetKind
+from scoring.decompose import KNITTED_STRAIGHTS, Group, SetKind
 from scoring.fans import Fan
 from scoring.patterns.view import Found, HandFacts, View, add, rank, tiles_label
 
@@ -31,24 +31,36 @@ def win_fans(facts: HandFacts, found: Found) -> None:
         add(found, Fan.SELF_DRAWN, win)
 
 
+_WAIT_FANS = {"edge": Fan.EDGE_WAIT, "closed": Fan.CLOSED_WAIT, "single": Fan.SINGLE_WAIT}  # in the order one is chosen when several could be
+
+
+def win_role(g: Group, win: int) -> str | None:
+    """How the winning tile finishes a standing group: ``edge`` (3 of 123, 7 of 789), ``closed`` (a chow's
+    middle), ``two_sided`` (a chow's other end), ``single`` (the pair), ``pung``, ``knitted`` (a knitted
+    straight's gap); None when the group does not hold it."""
+    if g.kind is SetKind.CHOW:
+        if win == g.tile + 1:
+            return "closed"
+        if (win == g.tile + 2 and rank(g.tile) == 0) or (win == g.tile and rank(g.tile) == 6):
+            return "edge"
+        return "two_sided" if win in (g.tile, g.tile + 2) else None
+    if g.kind is SetKind.KNITTED:
+        return "knitted" if win in KNITTED_STRAIGHTS[g.tile] else None
+    if g.tile != win:
+        return None
+    return "single" if g.kind is SetKind.PAIR else "pung"
+
+
 def wait_fans(v: View, found: Found) -> None:
     """Edge, Closed or Single Wait, when the wait is unique."""
     facts = v.facts
-    win = facts.win
-    kinds: dict[int, Group] = {}
+    roles: dict[str, Group] = {}
     for g in v.groups:
-        if g.meld_index is not None:
-            continue
-        if g.kind is SetKind.CHOW:
-            if win == g.tile + 1:
-                kinds.setdefault(Fan.CLOSED_WAIT, g)
-            elif (win == g.tile + 2 and rank(g.tile) == 0) or (win == g.tile and rank(g.tile) == 6):
-                kinds.setdefault(Fan.EDGE_WAIT, g)
-        elif g.kind is SetKind.PAIR and g.tile == win:
-            kinds.setdefault(Fan.SINGLE_WAIT, g)
-    if not kinds or not facts.unique_wait:
+        if g.meld_index is None:
+            role = win_role(g, facts.win)
+            if role in _WAIT_FANS:
+                roles.setdefault(role, g)
+    if not roles or not facts.unique_wait:
         return
-    for fan in (Fan.EDGE_WAIT, Fan.CLOSED_WAIT, Fan.SINGLE_WAIT):
-        if fan in kinds:
-            add(found, fan, (kinds[fan],))
-            return
+    role = next(r for r in _WAIT_FANS if r in roles)
+    add(found, _WAIT_FANS[role], (roles[role],))

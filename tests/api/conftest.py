@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +24,9 @@ from vision.detections import TileDetections
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 200_000  # bytes: small, so over-limit uploads stay cheap to build
 HAND = FAKE_TILES  # what the fake reads: a pure straight, 5s set apart
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
 
 
 UPRIGHT = 50  # brightness the right edge of an upright `encode` photo has over its left edge
@@ -95,3 +99,16 @@ class LiveServer(Served):
         import httpx
 
         return httpx.get(f"{self.url}/fake/stats", timeout=10).json()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    """Headless Chromium (Debian's `chromium`, driven by Playwright) for the pages' end-to-end tests; skipped,
+    saying how to install it, where it is absent."""
+    if not Path(CHROMIUM).is_file():
+        pytest.skip("Chromium not installed: apt-get install chromium (.ci/run does); never `playwright install`")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -4,31 +4,20 @@ change. Skipped, saying how to install it, where Chromium is absent."""
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from scoring import Situation, parse_hand, score
 from tests.api.conftest import HAND, LiveServer, encode
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 READ, CORRECTED = "123456789m123p5s5s", "123456789m234p5s5s"  # the 1p misread: it was a 4p
-
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).is_file(), reason="Chromium not installed: apt-get install "
-                                "chromium (.ci/run does); never `playwright install`")
 
 
 @pytest.fixture(scope="module")
-def page_url() -> Iterator[tuple[object, str]]:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with LiveServer(FAKE_TILES=HAND.replace("1p", "1p/4p")) as server, sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+def page_url(browser) -> Iterator[tuple[object, str]]:
+    with LiveServer(FAKE_TILES=HAND.replace("1p", "1p/4p")) as server:
         yield browser, server.url
-        browser.close()
 
 
 @pytest.fixture
@@ -114,3 +103,25 @@ def test_a_large_photo_is_shrunk_on_the_phone_before_upload(page, tmp_path):
     page.set_input_files("#photo", str(big))
     page.wait_for_selector("#score-section:not([hidden])")
     assert page.get_attribute("#boxes", "viewBox") == "0 0 3072 1152"  # the size the server decoded
+
+
+def test_waits_of_typed_tiles_and_of_the_hand_above(page):
+    from scoring.waits import answer_waits
+
+    answer = answer_waits({"hand": "123456789m23p55s", "seen": "1p"})
+    page.fill("#waits-notation", "123456789m23p55s")
+    page.fill("#seen", "1p")
+    page.click("#waits-form button")
+    page.wait_for_selector("#waits-answer table.waits")
+    rows = page.locator("#waits-answer tbody tr").evaluate_all("rows => rows.map(r => r.dataset.tile)")
+    assert rows == ["1p", "4p"]
+    first = answer["waits"][0]
+    assert page.inner_text('#waits-answer tr[data-tile="1p"] .discard') == str(first["discard"]["total"])
+    assert page.inner_text('#waits-answer tr[data-tile="1p"] td:nth-child(3)') == "3"  # one 1p seen
+
+    page.fill("#notation", "11123455678999m")  # typed above: 14 tiles, so the best discard
+    page.click("#typed button")
+    page.wait_for_selector("#score-section:not([hidden])")
+    page.click("#waits-from-hand")
+    page.wait_for_selector('#waits-answer details.discard-option[open][data-tile="5m"]')
+    assert page.locator('details[data-tile="5m"] tbody tr').count() == 9  # Nine Gates

@@ -33,6 +33,14 @@ def test_situation_changes_the_score(client):
     assert "Self-Drawn" in {f["en"] for f in drawn["fans"]} - {f["en"] for f in discard["fans"]}
 
 
+@pytest.mark.parametrize("request_id", ["table 3", 7, 2.5, True, None])
+def test_an_id_is_echoed_as_mcr_score_jsonl_echoes_it(client, request_id):
+    request = {"id": request_id, "hand": WIN}
+    body = client.post("/v1/score", json=request).json()
+    assert body == answer_request(request) and body["id"] == request_id
+    assert "id" not in client.post("/v1/score", json={"hand": WIN}).json()
+
+
 def test_a_false_win_is_a_result_not_an_error(client):
     body = client.post("/v1/score", json={"hand": "123456789m1234p5p"}).json()
     assert (body["is_win"], body["error"]) == (False, "not_a_win")
@@ -56,6 +64,7 @@ def test_a_false_win_is_a_result_not_an_error(client):
     ({"hand": WIN, "win": "self_drawn", "robbing_kong": True}, "bad_situation", "robbing the kong"),
     ({"hand": WIN, "kong_replacement": True, "win": "self_drawn"}, "bad_situation", "kong"),
     ({"hand": WIN, "colour": "red"}, "invalid_request", "colour"),
+    ({"hand": WIN, "id": {"table": 3}}, "invalid_request", "id"),
     ({"hand": {"concealed": [], "win_tile": "1m", "extra": 1}}, "invalid_request", "hand"),
     ({"situation": {}}, "invalid_request", "hand"),
 ])

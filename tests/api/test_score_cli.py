@@ -75,3 +75,22 @@ def test_flower_count_out_of_range_is_a_usage_error(flowers, capsys):
         main(["score", "[567m,2][567s,3]567p234p1s1s", "--flowers", flowers])
     assert exit_.value.code == 2
     assert f"{flowers!r} is not a flower count (0-8)" in capsys.readouterr().err
+
+
+def test_jsonl_echoes_each_request_id_and_still_refuses_unknown_fields():
+    lines = [
+        json.dumps({"id": "table 3, hand 7", "hand": WIN}),
+        json.dumps({"id": 12, "hand": "1m"}),
+        json.dumps({"id": None, "hand": WIN, "win": "self_drawn"}),
+        json.dumps({"id": [1, 2], "hand": WIN}),
+        json.dumps({"id": 4.5, "hand": WIN, "colour": "red"}),
+        json.dumps({"hand": WIN}),
+    ]
+    out = io.StringIO()
+    stream(io.StringIO("\n".join(lines) + "\n"), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [a.get("id", "absent") for a in answers] == ["table 3, hand 7", 12, None, "absent", 4.5, "absent"]
+    assert [a["ok"] for a in answers] == [True, False, True, False, False, True]
+    assert answers[0]["total"] == answers[5]["total"] and answers[2]["situation"]["win"] == "self_drawn"
+    assert "id must be a JSON scalar" in answers[3]["error"]
+    assert answers[4]["error"] == "unknown request field(s): colour"

@@ -19,9 +19,9 @@ from tests.api.conftest import ROOT, make_client
 
 def test_settings_come_from_the_environment():
     settings = Settings.from_env({"MCR_MAX_UPLOAD_MB": "2.5", "MCR_MAX_PIXELS": "1000", "MCR_INFERENCE_WORKERS": "3",
-                                  "MCR_MODEL": "/tmp/x.onnx"})
+                                  "MCR_MODEL": "/tmp/x.onnx", "MCR_LEDGER": "/tmp/sheets.sqlite3"})
     assert (settings.max_upload_bytes, settings.max_pixels, settings.inference_workers) == (int(2.5 * MB), 1000, 3)
-    assert str(settings.model_path) == "/tmp/x.onnx"
+    assert str(settings.model_path) == "/tmp/x.onnx" and str(settings.ledger_path) == "/tmp/sheets.sqlite3"
     assert Settings.from_env({}).max_upload_bytes == 15 * MB
 
 
@@ -39,7 +39,7 @@ def test_every_endpoint_is_documented_with_an_operation_id():
     schema = make_client().get("/openapi.json").json()
     operations = {(path, method): op for path, item in schema["paths"].items() for method, op in item.items()}
     assert {path for path, _ in operations} >= {"/healthz", "/v1/model", "/v1/tiles", "/v1/score", "/v1/hand",
-                                                "/v1/detect", "/v1/scan"}
+                                                "/v1/detect", "/v1/scan", "/v1/waits", "/v1/matches"}
     assert all(op.get("operationId") and op.get("description") for op in operations.values())
     assert schema["components"]["schemas"]["ScoreRequest"]["examples"]
     assert schema["components"]["schemas"]["ScanForm"]["additionalProperties"] is False
@@ -57,7 +57,9 @@ def test_the_page_and_its_assets_are_served_without_outside_links():
     client = make_client()
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    for asset in ("app.js", "tiles.js", "style.css"):
+    match = client.get("/match")
+    assert match.status_code == 200 and "match.js" in match.text and "https://" not in match.text
+    for asset in ("app.js", "common.js", "tiles.js", "waits.js", "match.js", "style.css"):
         response = client.get(f"/{asset}")
         assert response.status_code == 200
         assert "http://" not in response.text and "https://" not in response.text
