@@ -299,10 +299,11 @@ class _Reader:
 
     def candidates(self, strict: bool) -> Iterator[_Candidate]:
         """Every reading of the photo as a hand's parts (a valid hand or not)."""
-        bonus_only = [r for r in self.rows if len(r.tiles) < len(self.det) and all(self.faces[i].is_bonus for i in r.tiles)]
-        flower_rows = tuple(i for r in bonus_only for i in r.tiles)
         for flip in (False, True):
-            rows = [r.reversed() if flip else r for r in self.rows if r not in bonus_only]
+            oriented = [r.reversed() if flip else r for r in self.rows]
+            flower_rows = tuple(r for r in oriented if len(r.tiles) < len(self.det) and
+                                all(self.faces[i].is_bonus for i in r.tiles))
+            rows = [r for r in oriented if r not in flower_rows]
             for main in rows:
                 for side in (None, *[r for r in rows if r is not main]):
                     yield from self._readings(main, side, flip, strict, flower_rows)
@@ -335,9 +336,9 @@ class _Reader:
         return [k for k in range(len(row.tiles)) if k < up[0] or k > up[-1]]
 
     def _readings(self, main: Row, side: Row | None, flip: bool, strict: bool,
-                  flower_rows: tuple[int, ...] = ()) -> Iterator[_Candidate]:
+                  flower_rows: tuple[Row, ...] = ()) -> Iterator[_Candidate]:
         """Readings with ``main`` holding the standing tiles (and maybe melds at either end) and ``side``
-        only melds; ``flower_rows``: the tiles of rows of flowers alone. Strict readings have the tile count of a hand; others are off by some."""
+        only melds; ``flower_rows``: rows of flowers alone (those beside ``main`` are the hand's). Strict readings have the tile count of a hand; others are off by some."""
         bonus = [k for k, i in enumerate(main.tiles) if self.faces[i].is_bonus]
         side_melds: tuple[_Meld, ...] = ()
         value = 0.0
@@ -355,8 +356,8 @@ class _Reader:
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
-        near = [r for r in self.rows if r.tiles[0] in flower_rows and _adjacent(main, r)  # the hand's own, not discards
-                and all(self.det.confidence[i] >= STRAY for i in r.tiles)]  # nor a tile of a heap misread
+        near = [r for r in flower_rows if _adjacent(main, r)  # the hand's own, not discards
+                and max(self.det.confidence[i] for i in r.tiles) >= STRAY]  # nor tiles of a heap misread
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):

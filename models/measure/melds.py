@@ -1,5 +1,7 @@
 """How well hands with melds are read end to end, per layout convention, on photos composed from real
-tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly, score as the true hand's.
+tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly (a kong shown all face down: its face aside), scored as the
+true hand (the fans and the total), and scored so once the faces of kongs shown all face down are given
+(the correction their doubt asks for).
 
     uv run python -m models.measure.melds --n 200 --split test
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -27,7 +30,7 @@ from vision.faces import FaceReader, default_face_model_path
 from vision.scan import ScanResult, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
-FIGURES = ("tiles", "grouped", "scored")
+FIGURES = ("tiles", "grouped", "scored", "corrected")
 
 
 def bank(split: str, cache: Path) -> CropBank:
@@ -57,10 +60,24 @@ def judge(scene: ComposedScene, result: ScanResult) -> dict[str, bool]:
     faces_shown = not (scene.conventions.concealed_kong == "all_down" and
                        any(m.concealed for m in scene.hand.melds))
     grouped = result.hand is not None and _shape(result.hand, faces_shown) == _shape(scene.hand, faces_shown)
-    truth = score(scene.hand, Situation())
-    scored = result.score is not None and result.score.total == truth.total and \
-        sorted((f.id, f.count) for f in result.score.fans) == sorted((f.id, f.count) for f in truth.fans)
-    return {"tiles": tiles, "grouped": grouped, "scored": scored}
+    truth = _points(scene.hand)
+    scored = result.hand is not None and _points(result.hand) == truth
+    corrected = scored or (grouped and not faces_shown and _points(_faces_given(result.hand, scene.hand)) == truth)
+    return {"tiles": tiles, "grouped": grouped, "scored": scored, "corrected": corrected}
+
+
+def _points(hand: Hand) -> tuple[object, ...]:
+    """What a referee needs alike: the fans (ids, counts) and the total."""
+    result = score(hand, Situation())
+    return sorted((f.id, f.count) for f in result.fans), result.total
+
+
+def _faces_given(read: Hand, truth: Hand) -> Hand:
+    """The hand read with its concealed kongs given the true faces: the correction a doubt on a kong shown
+    all face down asks of the user."""
+    true_kongs = iter(m for m in truth.melds if m.concealed)
+    melds = tuple(next(true_kongs) if m.concealed else m for m in read.melds)
+    return replace(read, melds=melds)
 
 
 def conventions_of(scene: ComposedScene) -> list[str]:
@@ -106,10 +123,11 @@ def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: P
         print(json.dumps(report, indent=2))
         return
     print(f"{n} scenes ({split} crops{', true boxes' if boxes else ''}): tiles exact {totals['tiles']}, "
-          f"grouped exact {totals['grouped']}, scored alike {totals['scored']}")
-    print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7}")
+          f"grouped exact {totals['grouped']}, scored alike {totals['scored']}, and once the faces of kongs shown "
+          f"all face down are given {totals['corrected']}")
+    print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7} {'corrected':>9}")
     for c, v in sorted(per.items()):
-        print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7))))
+        print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7, 9))))
 
 
 def _keep(folder: Path, seed: int, scene: ComposedScene, result: ScanResult) -> None:
