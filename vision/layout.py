@@ -61,9 +61,12 @@ SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only when the meld's sure
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
+FLOWER_ROWS = 3.5  # ... and between the hand's row and a row of its flowers (beyond a row of melds, maybe)
+SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap between their tiles wider than
+SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles
 TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
-SLIVER = 0.6  # a box under this share of the photo's typical tile size (sqrt of area) is a sliver of a tile:
-# cut by the photo's edge, or a tile's side; ending a row, it is left out at no cost
+SLIVER = 0.7  # a box under this share of its row's typical tile size (sqrt of area: half a tile's area) is a
+# sliver of a tile, cut by the photo's edge, or a tile's side; ending a row, it is left out at no cost
 SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
 MAX_SETS = 4
 HAND_TILES = 14
@@ -168,8 +171,8 @@ class _Reader:
         self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
         self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
         self.rows = find_rows(detections) if same_boxes is None else same_boxes.rows
-        typical = float(np.median(self.size)) if len(self.size) else 0.0
-        self.slivers = set(np.flatnonzero(self.size < SLIVER * typical).tolist())
+        self.slivers = {i for row in self.rows if len(row.tiles) >= 3 for i in row.tiles
+                        if self.size[i] < SLIVER * float(np.median(self.size[list(row.tiles)]))}
         self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
             {} if same_boxes is None else same_boxes._sideways
 
@@ -314,8 +317,11 @@ class _Reader:
                         yield from (replace(c, plausibility=c.plausibility - cost) for c in trimmed)
                     if side is not None and _upright(main) and _upright(side) and _adjacent(main, side) and \
                             all(self.faces[i].is_playable for i in side.tiles):
-                        # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other
-                        yield from self._readings(_joined(side, main), None, flip, strict, flower_rows)
+                        # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other;
+                        # standing tiles touch, so each gap in the rows counts against it (melds are set apart)
+                        spaced = int((side.gaps > SPACE).sum() + (main.gaps > SPACE).sum())
+                        joined = self._readings(_joined(side, main), None, flip, strict, flower_rows)
+                        yield from (replace(c, plausibility=c.plausibility - SPACED * spaced) for c in joined)
 
     def _end_strays(self, row: Row) -> list[int]:
         """Positions at either end of a row that may not be the hand's: face-down tiles of a row with face-up
@@ -356,7 +362,7 @@ class _Reader:
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
-        near = [r for r in flower_rows if _adjacent(main, r)  # the hand's own, not discards
+        near = [r for r in flower_rows if _adjacent(main, r, FLOWER_ROWS)  # the hand's own, not discards
                 and max(self.det.confidence[i] for i in r.tiles) >= STRAY]  # nor tiles of a heap misread
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)
@@ -710,11 +716,11 @@ def _upright(row: Row) -> bool:
     return not np.isnan(row.sideways).any() and bool((row.sideways < SIDEWAYS).all())
 
 
-def _adjacent(first: Row, second: Row) -> bool:
+def _adjacent(first: Row, second: Row, reach: float = ADJACENT_ROWS) -> bool:
     """Whether two rows lie one just behind the other (a hand's standing tiles in two rows), not apart
-    on the table (a discard, another player's tiles)."""
+    on the table (a discard, another player's tiles); ``reach``: tile widths between their lines, at most."""
     width = float(np.median(np.concatenate([first.unit, second.unit])))
-    return abs(first.across - second.across) < ADJACENT_ROWS * width
+    return abs(first.across - second.across) < reach * width
 
 
 def _joined(first: Row, second: Row) -> Row:
