@@ -5,10 +5,9 @@ runner-up reading when it scored higher than the runner-up the detector gave the
 Two boxes of one tile do not always overlap much: in a photo turned about 45° the upright boxes of a
 tile are large squares, and two readings of it (two zoom passes, two turns of the photo) can sit half a
 tile apart, an overlap their neighbours' boxes have too. Along a row the tiles' pitch tells them apart:
-neighbours lie a pitch apart, two boxes of one tile much closer (held-out real hand photos: 77 of 94
-doubles closer than 0.4 pitch, 1 of 1,177 neighbours; a faint box, under 0.3, within half a pitch: held-out
-hands 61 -> 62 of 80). A stray box straddling two tiles (a turn of the photo that saw half of each) has no
-room between them."""
+neighbours lie a pitch apart, two boxes of one tile much closer (most doubles lie within 0.4 of a pitch,
+hardly any neighbours do; a faint box, under 0.3, is taken for a double within half a pitch). A stray box
+straddling two tiles (a turn of the photo that saw half of each) has no room between them."""
 
 from __future__ import annotations
 

@@ -29,32 +29,24 @@ from vision.zoom import tile_size
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
 BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `views.MIN_VOTE`)
-SCAN_VIEWS = 4  # quarter turns at which the readers read each crop of the first reading (`Detector.views`);
-# the other turns of an unsure photo take those readings for the tiles they find again (`FaceMemory`) and
-# read a tile only they find once, as they see it (session 16: the real photos' median 18-29 % lower than
-# reading every crop in every turn, the same hands). Session 12, four views against one: held-out real hands
-# 64 -> 66 of 80 exact, unseen styles 68 -> 69 of 96; 12-MP photo +14 ms (76 -> 90), the real photos' median
-# +35 ms (four views in every turn too: no better, +70 ms). Not in `mcr label`: 23.8 -> 11.7 images/s.
-SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's is): a flower of a set the
-# models never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles
-# itself (stray boxes, doubts). Held-out real hands at 0.25 / 0.15 / 0.1 / 0.05: exact 66 / 69 / 70 / 69
-# of 80, scored alike 69 / 72 / 73 / 73; unseen styles (100 scenes) 70 / 70 / 70 exact, 76 / 77 / 77 alike.
+SCAN_VIEWS = 4  # quarter turns at which the readers read each crop of the first reading (`Detector.views`): a
+# tile photographed from another side is read as the readers learnt it in one of them; the other turns of an
+# unsure photo take those readings for the tiles they find again (`FaceMemory`) and read only a tile they alone
+# find, as they see it, which spares a second reading of every crop. `mcr label` reads one view, for speed.
+SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's is): a flower of a set the models
+# never saw, at the end of the hand's row, often scores 0.1-0.25, and the layout weighs faint tiles itself (stray
+# boxes, doubts), so a faint box costs less here than a tile missed.
 SCAN_IOU = 0.6  # boxes of one face overlapping more are one tile, in a scan: looser than `vision.detector.NMS_IOU`
-# (0.5), for the layout sorts out a tile read twice itself, and on held-out real hands 0.5 read fewer exactly
-# (74 -> 73 of 80) and alike (78 -> 76) in session 22.
+# (0.5), for the layout sorts out a tile read twice itself (`vision.overlaps`), and two neighbours of one face in
+# a photo turned near 45° overlap by up to half their boxes.
 SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
-# the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), and
-# with every tile at `vision.layout.LOW_CONFIDENCE` (0.5) asked, 68 of the 80 held-out real hands were read again
-# from four sides, 52 of them read exactly the first time. Session 17, 0.5 -> 0.3 (and a guessed meld discarder
-# unsure): sure 12 -> 45 of 80, exact 74 -> 75, scored alike 76 -> 77; unseen styles (300 scenes) exact 185 -> 183
-# of 281, alike 214 -> 213; the real photos made 12 MP, median 647 -> 493 and 654 -> 543 ms (same-sitting pairs).
+# the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), so
+# asking 0.5 (`vision.layout.LOW_CONFIDENCE`) would read most right first readings again from four sides.
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
-SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole:
-# the held-out hand photos pasted at 1x / 1.5x into a 4000x3000 frame (tiles ~35 / ~53 px at half size) read
-# 61 -> 65 / 68 -> 69 of 80 exact (decoded whole from the start: 66 / 71), median 399 -> 665 / 391 -> 548 ms;
-# the example and the 12-MP real copies (tiles >= 60 px reduced) are read as before. The detector's first look
-# at 640 px cannot decide it (it sizes 30-50 px tiles anywhere from 35 to 230 px): the zoomed reading does.
+SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole: the
+# face reader's crops need about that many pixels a tile, and the detector's first look at 640 px cannot tell the
+# tiles' size (it sizes 30-50 px tiles anywhere from 35 to 230 px), so the zoomed first reading decides.
 
 
 @dataclass(frozen=True)
@@ -106,9 +98,8 @@ def scan_photo(photo: Photo, detector: Detector, situation: Situation,
 def _faint(detector: Detector) -> Detector:
     """The detector as a scan reads with it: tiles held to `SCAN_CONF` (or its own threshold, when lower), boxes
     of one face merged at `SCAN_IOU` whatever the detector's own, and left as drawn: the box refiner
-    (`vision.boxes`) draws boxes closer to the labels' outlines, not hands read better. Session 26, the real photos
-    made 12 MP: refining every reading 72 -> 73 of 80 held-out hands exact, 155 -> 211 ms a photo; the final
-    tiles only, the same hands, 151 -> 168 ms (target 150)."""
+    (`vision.boxes`) draws boxes closer to the labels' outlines, which the layout does not need, for a third more
+    time a photo."""
     return detector.tuned(conf=min(detector.conf, SCAN_CONF), iou=SCAN_IOU, refine=False)
 
 
@@ -121,8 +112,7 @@ def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, 
 def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: ScanOverrides | None,
           all_sides: bool, first: TileDetections, memory: FaceMemory) -> ScanResult:
     """`scan` after its first reading: the other sides read when it is not sure, until the vote of the sides
-    read so far is (session 18: at 12 MP, 16 of the 39 real hands whose first reading is unsure stop after one
-    or two turns, each as the four sides read it), the hand scored."""
+    read so far is (an unsure first reading is often settled by one or two more turns), the hand scored."""
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading):
         for readings in turns_read(image, faint, first, memory=memory):
@@ -143,10 +133,8 @@ def scan_detections(detections: TileDetections, situation: Situation,
 def _without_faint_backs(detections: TileDetections) -> TileDetections:
     """The vote's tiles without face-down ones it scored under ``BACK_FLOOR``: a tile's side, the rack,
     the edge of the wall or a patch of felt beside a meld reads as a face-down tile to a turn of the
-    photo easily, and such a box beside the hand's row breaks its reading (unseen synthetic styles:
-    scored alike 53 -> 57 of 96 at a floor of 0.1, session 6; 61 -> 63 at 0.3, session 8, where 0.5
-    gave 63 too; real hand photos unchanged both times). A face-down tile the photo shows is seen
-    by most turns: 0.3 (a mean over the four) takes two turns at 0.6 or three at 0.4."""
+    photo easily, and such a box beside the hand's row breaks its reading. A face-down tile the photo
+    shows is seen by most turns: 0.3 (a mean over the four) takes two turns at 0.6 or three at 0.4."""
     return detections[(detections.class_id != BACK.index) | (detections.confidence >= BACK_FLOOR)]
 
 

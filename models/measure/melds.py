@@ -22,7 +22,7 @@ import numpy as np
 from datasets.composed import ComposedScene, CropBank, compose
 from models.measure import measured
 from models.training.recipes import REAL_PHOTOS
-from scoring import Hand, MeldKind, Situation, score
+from scoring import Hand, Situation, format_hand, score
 from scoring.tiles import tile
 from vision.detections import TileDetections
 from vision.detector import Detector
@@ -141,6 +141,34 @@ def _keep(folder: Path, seed: int, scene: ComposedScene, result: ScanResult) -> 
         indent=1))
 
 
+PICTURED = ("chow=left", "chow=rank", "chow=upright", "claim=shown", "claim=none", "melds_at=right", "melds_at=left",
+            "melds_at=front", "melds_at=behind", "meld_gap=touching", "meld_gap=wide", "added=stacked",
+            "added=beside", "concealed_kong=ends_down", "concealed_kong=middle_down", "concealed_kong=all_down",
+            "concealed_kong=all_up", "flowers_at=left", "flowers_at=right", "flowers_at=row", "sliver=True",
+            "rotation=sideways", "rotation=any", "white_dragon")
+PICTURE_SIDE = 560  # pixels: the long side of a documentation picture
+
+
+def pictures(folder: Path, split: str, cache: Path) -> None:
+    """One composed photo per convention (`PICTURED`), the first seed that shows it, for the documentation."""
+    import cv2
+
+    crops = bank(split, cache)
+    folder.mkdir(parents=True, exist_ok=True)
+    wanted, seed = set(PICTURED), 0
+    while wanted and seed < 10_000:
+        scene = compose(crops, seed)
+        for convention in sorted(wanted & set(conventions_of(scene)))[:1]:  # a photo pictures one convention
+            image = scene.image
+            scaled = cv2.resize(image, None, fx=PICTURE_SIDE / max(image.shape[:2]), fy=PICTURE_SIDE / max(image.shape[:2]),
+                                interpolation=cv2.INTER_AREA)
+            name = convention.replace("=", "-").replace("_", "-").lower()
+            cv2.imwrite(str(folder / f"{name}.jpg"), scaled, [cv2.IMWRITE_JPEG_QUALITY, 80])
+            print(f"{name}.jpg: seed {seed}, {format_hand(scene.hand)}")
+            wanted.discard(convention)
+        seed += 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.measure.melds", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -151,7 +179,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=ROOT / "data", help="where the crops are kept")
     parser.add_argument("--failures", type=Path, help="write each scene not scored alike here")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--pictures", type=Path, help="write one photo per convention here instead (docs/conventions)")
     args = parser.parse_args(argv)
+    if args.pictures:
+        return measured(lambda: pictures(args.pictures, args.split, args.cache))
     return measured(lambda: measure(args.n, args.split, args.seed, args.boxes, args.cache, args.failures, args.json))
 
 

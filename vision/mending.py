@@ -1,0 +1,129 @@
+"""Mending a reading that is no win: a misread tile is the likeliest reason a photo of a win reads as no win.
+
+With a hand's tile count, the detector's runner-up faces of the reading's doubtful tiles (one or two of them)
+are tried, and the most plausible winning reading that gives up the least confidence is taken. With one tile
+too many, the reading without one of its unsure tiles (under `vision.readings.STRAY`) is tried the same way: a
+box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
+reason then. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
+1, each unit of confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered
+does not turn a hand that is no win into one. A flower read twice (a set has one of each) whose less sure copy
+has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
+which flower, scores).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from scoring import HandError
+from scoring.tiles import TILES
+from vision.detections import TileDetections
+from vision.readings import HAND_TILES, STRAY, Best, Reader
+
+LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
+CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
+MAX_DOUBTFUL = 6  # doubtful tiles tried as their runner-up (alone and in pairs) when the hand is no win
+COST_PER_CONFIDENCE = 4.0  # plausibility given up per unit of detector confidence a swap gives up
+
+
+def doubtful(det: TileDetections) -> list[int]:
+    """Tiles whose runner-up face is a fair reading too (read unsurely, or a close second), least
+    sure first."""
+    has = det.runner_up >= 0
+    close = has & ((det.confidence < LOW_CONFIDENCE) | (det.runner_up_confidence >= CLOSE * det.confidence))
+    return sorted(np.flatnonzero(close).tolist(), key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))
+
+
+@dataclass(frozen=True)
+class Mended:
+    """The best reading and how it was mended: tiles read as their runner-up face (``swapped``, indices
+    into the reader's detections), or a tile of the detections left out as a stray box (``stray``)."""
+
+    reader: Reader
+    found: Best
+    swapped: tuple[int, ...] = ()
+    stray: int | None = None
+    guessed: tuple[int, ...] = ()  # of ``swapped``: flowers read twice, the copy taken as an unseen flower
+
+
+def unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[TileDetections, set[int]]:
+    """The detections with a runner-up for each less sure copy of a flower read twice (or more) whose
+    own runner-up is no flower the reading lacks: the first flower of its kind (flowers 1f-4f or
+    seasons 5f-8f) no tile of ``flowers`` was read as, scored 0. Each flower is in a set once, so one
+    copy is surely another flower, and which unseen one it is changes no score (each counts one point);
+    the rows given such a runner-up are returned too."""
+    faces = [detections.tiles[i] for i in flowers]
+    guessed: set[int] = set()
+    runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
+    for face in {f for f in faces if faces.count(f) > 1}:
+        copies = sorted((i for i in flowers if detections.tiles[i] == face), key=lambda i: -float(detections.confidence[i]))
+        for i in copies[1:]:
+            second = TILES[runner_up[i]] if runner_up[i] >= 0 else None
+            if second is not None and second.is_bonus and second not in faces:
+                continue  # its runner-up is a flower the reading lacks: tried as it is
+            unseen = [t for t in TILES if t.kind == face.kind and t not in faces
+                      and t.index not in runner_up[list(guessed)].tolist()]
+            if unseen:
+                runner_up[i], runner_up_confidence[i] = unseen[0].index, 0.0
+                guessed.add(i)
+    if not guessed:
+        return detections, guessed
+    return TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
+                          runner_up_confidence), guessed
+
+
+def best_reading(detections: TileDetections) -> Mended:
+    """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
+    best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
+    many, the best winning reading without one unsure tile (a box where there is no tile) or with a
+    doubtful tile read as its runner-up flower (a flower read as a tile of the hand). A flower read as
+    one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
+    valid hand as read competes with the mended readings (listed first, it wins a tie)."""
+    reader = Reader(detections)
+    found = reader.best()
+    c = found.candidate
+    expected = HAND_TILES - 3 * len(c.melds)
+    if found.complete or len(c.head) not in (expected, expected + 1):
+        return Mended(reader, found)  # complete, or a tile missing: nothing to mend
+    # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
+    shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
+    options = [(found.value, Mended(reader, found))] if found.hand is not None else []
+    unsure_faces = [i for i in doubtful(detections) if i in shown][:MAX_DOUBTFUL]
+    detections, guessed = unseen_flowers(detections, c.flowers)
+    seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
+    unsure_faces += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in unsure_faces
+                 and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
+    if len(c.head) == expected + 1:
+        unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
+        for i in unsure[:MAX_DOUBTFUL]:
+            other = Reader(detections[np.arange(len(detections)) != i])
+            corrected = complete_reading(other)
+            if corrected is not None:
+                given_up = float(detections.confidence[i])
+                options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, stray=i)))
+        swaps = [(i,) for i in unsure_faces if TILES[detections.runner_up[i]].is_bonus]  # a flower read as a tile
+    else:
+        swaps = [(i,) for i in unsure_faces] + list(combinations(unsure_faces, 2))
+    for swap in swaps:
+        other = Reader(detections.with_runner_up(list(swap)), reader)
+        corrected = complete_reading(other)
+        if corrected is not None:
+            given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
+            options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
+                            Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed))))
+    if not options:
+        return Mended(reader, found)
+    return max(options, key=lambda o: o[0])[1]
+
+
+def complete_reading(reader: Reader) -> Best | None:
+    """The reader's best reading with a hand's tile count, if it is a complete winning hand."""
+    try:
+        found = reader.best(strict_only=True)  # a complete hand has a hand's tile count
+    except HandError:
+        return None
+    return found if found.complete else None
