@@ -24,7 +24,8 @@ from vision.rows import Row
 STRAY = 0.3  # tiles read under this confidence are tried as stray boxes when a reading has one tile too many
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
-FLOWER_ROWS = 3.5  # ... and between the hand's row and a row of its flowers (beyond a row of melds, maybe)
+FLOWER_ROWS = 2.5  # ... and between the hand's row and a row of its flowers
+LEFT_MELDS = 0.1  # plausibility given up by melds left of the standing tiles: with no other cue, the common way
 SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap between their tiles wider than
 SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles
 TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
@@ -122,8 +123,10 @@ class Reader(MeldReader):
             value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
+        own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's
         near = [r for r in flower_rows if _adjacent(main, r, FLOWER_ROWS)  # the hand's own, not discards
-                and max(self.det.confidence[i] for i in r.tiles) >= STRAY]  # nor tiles of a heap misread
+                and max(self.det.confidence[i] for i in r.tiles) >= STRAY  # nor tiles of a heap misread
+                and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):
@@ -137,7 +140,7 @@ class Reader(MeldReader):
                     head = rest.tiles[start:start + head_len]
                     if any(self.faces[i] is BACK for i in head):
                         continue
-                    total = value - 2.0 * abs(head_len - expected)
+                    total = value - 2.0 * abs(head_len - expected) - (LEFT_MELDS if left else 0.0)
                     melds: tuple[ShownMeld, ...] = ()
                     if k:
                         if left and float(rest.gaps[tail - 1]) <= APART:
