@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, Meld, is_complete, winning_faces
+from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
 from scoring.tiles import PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import TileGroup
@@ -109,8 +109,10 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                                 "standing tile (override the winning tile if it was another)"))
         for m in c.melds:
             if not m.sideways_shown:
+                kong = m.meld is not None and m.meld.kind is MeldKind.KONG
                 doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
-                                    "claimed from the left (a chow: its lowest tile); give the melds to correct it"))
+                                    "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong shown "
+                                    "face up" if kong else "") + "); give the melds to correct it"))
             if m.meld is None:
                 face = hand.melds[c.melds.index(m)].first.code
                 doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "
