@@ -30,6 +30,8 @@ SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap
 SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles
 TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as not part of the hand
 SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
+APART_STANDING = 3.0  # plausibility given up per tile width of gap between standing tiles (over loose boxes' 0.3):
+# standing tiles touch, a gap among them is likelier a meld's edge
 HAND_TILES = 14
 
 
@@ -164,7 +166,7 @@ class Reader(MeldReader):
         turned = row.sideways[:head_len]
         if not np.isnan(turned).any():
             value -= 3.0 * float(np.clip(turned - SIDEWAYS, 0, None).sum())
-        value -= float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
+        value -= APART_STANDING * float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
         order = np.array([self.faces[i].index for i in head[:-1]])
         if len(order) > 1:
             steps = np.diff(order)  # sorted from the left: a cue only when clearly so
