@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np

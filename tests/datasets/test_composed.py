@@ -1,0 +1,66 @@
+"""Composed hand photos (`datasets.composed`): the layout generator independent of `mcr synth`, checked on a
+bank of plain coloured crops (the real crops come from ../shared)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.composed import Conventions, CropBank, compose, meld_tiles
+from models.measure import melds as measure
+from scoring import Meld, MeldKind
+from scoring.tiles import BACK, PLAYABLE, TILES, tile
+
+
+def _bank() -> CropBank:
+    """One flat crop per face, each its own grey level, so that scenes compose without real photos."""
+    return CropBank({t.code: [np.full((40, 30, 3), 20 + 5 * t.index, np.uint8)] for t in TILES})
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_scene_shows_its_hands_tiles(seed: int) -> None:
+    scene = compose(_bank(), seed)
+    hand = scene.hand
+    expected = Counter(t.code for t in (*hand.concealed, hand.win_tile, *hand.flowers, *(t for m in hand.melds for t in m.tiles)))
+    shown = Counter(scene.shown)
+    backs = shown.pop(BACK.code, 0)
+    assert sum(expected.values()) - sum(shown.values()) == backs  # face-down tiles hide faces of the hand
+    assert not shown - expected
+    assert len(scene.boxes) == len(scene.classes) >= len(scene.shown)
+    height, width = scene.image.shape[:2]
+    assert (scene.boxes[:, 2] <= width).all() and (scene.boxes[:, 3] <= height).all()
+
+
+def test_a_chows_claimed_tile_is_laid_as_the_convention_says() -> None:
+    chow = Meld(MeldKind.CHOW, (tile("3m"), tile("4m"), tile("5m")), claimed=2)
+    rng = np.random.default_rng(0)
+    draw = Conventions.draw(rng)
+    left = meld_tiles(chow, Conventions(**{**draw.to_json(), "chow": "left"}), rng)[0]
+    rank = meld_tiles(chow, Conventions(**{**draw.to_json(), "chow": "rank"}), rng)[0]
+    upright = meld_tiles(chow, Conventions(**{**draw.to_json(), "chow": "upright"}), rng)[0]
+    assert left == [("5m", True), ("3m", False), ("4m", False)]
+    assert rank == [("3m", False), ("4m", False), ("5m", True)]
+    assert not any(turned for _, turned in upright)
+
+
+def test_the_crop_bank_saves_and_loads(tmp_path: Path) -> None:
+    _bank().save(tmp_path / "bank.npz")
+    loaded = CropBank.load(tmp_path / "bank.npz")
+    assert sorted(loaded.crops) == sorted(t.code for t in TILES)
+
+
+def test_a_bank_without_a_face_is_refused() -> None:
+    with pytest.raises(ValueError, match="no crop of 1m"):
+        CropBank({t.code: [np.zeros((4, 3, 3), np.uint8)] for t in (*PLAYABLE[1:], BACK)})
+
+
+def test_the_measure_reads_true_boxes_per_convention(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _bank().save(tmp_path / "composed-test.npz")
+    assert measure.main(["--n", "6", "--boxes", "--cache", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["n"] == 6 and 0.5 <= report["grouped"] <= 1.0
+    assert all(0 <= v["scored"] <= 1 for v in report["conventions"].values())
