@@ -142,8 +142,10 @@ class MeldReader:
         shown = j is not None
         if len(set(faces)) == 1:
             source = {0: 1, 1: 2, n - 1: 3}.get(j, 2) if shown else 1  # none shown: the left, as `Meld`
-            if n == 4:
-                meld = Meld(MeldKind.KONG, tuple(faces), source=source)
+            if n == 4:  # two tiles turned side by side: a pung's turned tile with the added one beside it
+                turned = row.sideways[start:stop]
+                added = shown and any(0 <= k < n and turned[k] >= SIDEWAYS for k in (j - 1, j + 1))
+                meld = Meld(MeldKind.KONG, tuple(faces), source=source, added=added)
                 return ShownMeld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality, shown)
             stacked = self._stacked(idx[j], faces[0], used) if shown else None
             if stacked is not None:

@@ -157,7 +157,7 @@ class Reader(MeldReader):
                     total += self._head_value(standing, head_len)
                     total -= SLIVER_COST * sum(i in self.slivers for i in (*head, *(t for m in melds for t in m.group.tiles)))
                     win_apart = head_len >= 2 and float(standing.gaps[head_len - 2]) > APART
-                    yield Candidate(total, flowers, head, (*melds, *side_melds), win_apart, flip)
+                    yield Candidate(total, flowers, head, consistent((*melds, *side_melds)), win_apart, flip)
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
@@ -212,6 +212,22 @@ class Reader(MeldReader):
         melds = tuple(m.meld or Meld(MeldKind.KONG, (next(unseen),) * 4, concealed=True) for m in c.melds)
         faces = [self.faces[i] for i in c.head]
         return Hand(tuple(faces[:-1]), melds, faces[-1], tuple(self.faces[i] for i in c.flowers))
+
+
+def consistent(melds: tuple[ShownMeld, ...]) -> tuple[ShownMeld, ...]:
+    """The melds as one player lays them: where a claimed pung or kong shows its turned tile, this player turns
+    the claimed tile, so a kong of four face-up tiles with none turned is a concealed kong shown face up."""
+    if not any(m.sideways_shown and m.meld is not None and m.meld.kind is not MeldKind.CHOW and not m.meld.concealed
+               and not m.meld.added for m in melds):  # an added kong shows its turned tile whoever lays it
+        return melds
+    return tuple(_concealed(m) if not m.sideways_shown and m.meld is not None and m.meld.kind is MeldKind.KONG
+                 and not m.meld.added else m for m in melds)
+
+
+def _concealed(m: ShownMeld) -> ShownMeld:
+    """A kong read as claimed with nothing turned, read as concealed instead."""
+    meld = Meld(MeldKind.KONG, m.meld.tiles, concealed=True) if m.meld is not None else None
+    return ShownMeld(meld, replace(m.group, source=None, concealed=True), m.quality)
 
 
 def groups_of(c: Candidate) -> tuple[TileGroup, ...]:

@@ -84,3 +84,19 @@ def test_a_sliver_of_a_tile_at_the_rows_end_is_no_tile_of_the_hand() -> None:
                             np.array([found.class_id[int(np.argmax(found.xyxy[:, 2]))]]))
     reading = read_hand(TileDetections.concat([found, sliver]))
     assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
+
+
+def test_a_kong_face_up_with_nothing_turned_beside_a_turned_pung_is_concealed() -> None:
+    standing = "1m 2m 3m 4m 5m 6m 9p | 9p"  # 7 standing + the winning tile: two melds beside
+    claimed = read_hand(shoot(lay(f"{standing} | 5p~ 5p 5p | E E E E")))
+    assert claimed.hand is not None
+    kong = next(m for m in claimed.hand.melds if m.kind is MeldKind.KONG)
+    assert kong.concealed  # this player turns a claimed tile: an untouched kong was not claimed
+    unturned = read_hand(shoot(lay(f"{standing} | 5p 5p 5p | E E E E")))
+    assert unturned.hand is not None and not any(m.concealed for m in unturned.hand.melds)
+    assert any("concealed kong shown face up" in d.message for d in unturned.doubts)
+
+
+def test_two_tiles_turned_side_by_side_are_an_added_kong() -> None:
+    reading = read_hand(shoot(lay(f"{STANDING} | 5p 5p~ 5p~ 5p")))
+    assert reading.hand is not None and reading.hand.melds[0].added
