@@ -10,8 +10,10 @@ from datasets.faces import drawn, fluffy, kde, regional, sheets, xpm
 from datasets.faces.source import (ALTERNATE, FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, cache_root,
                                    code_of)
 
-SOURCES: tuple[FaceSource, ...] = (*kde.SOURCES, *sheets.SOURCES, *xpm.SOURCES, *drawn.SOURCES,
-                                   *regional.SOURCES, *fluffy.SOURCES)
+SOURCES: tuple[FaceSource, ...] = (*kde.SOURCES, *sheets.SOURCES, xpm.PIXEL, *drawn.SOURCES,
+                                   *regional.SOURCES, xpm.NUMBERED, *fluffy.SOURCES)
+"""In the order the styles were added: `mcr synth --styles list` lists them so, and docs/training.md names the
+styles a folder made at an older commit used by their place in it."""
 BY_NAME: dict[str, FaceSource] = {s.name: s for s in SOURCES}
 HELD_OUT: tuple[str, ...] = ("gnome-smooth", "font-lxgw", "riichi-fluffy", "hk-tw-sung")
 """Styles kept out of training, for a held-out style test (``--styles held-out``): a Debian tileset, a

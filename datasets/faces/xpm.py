@@ -66,7 +66,5 @@ def _source(name: str, folder: Path) -> FaceSource:
                       licence=LICENCE)
 
 
-SOURCES: tuple[FaceSource, ...] = (
-    _source("mahjong-pixel", TILES / "tiles-v1"),
-    _source("mahjong-numbered", TILES / "tiles-numbered"),
-)
+PIXEL = _source("mahjong-pixel", TILES / "tiles-v1")
+NUMBERED = _source("mahjong-numbered", TILES / "tiles-numbered")

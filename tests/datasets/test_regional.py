@@ -112,3 +112,14 @@ def test_seat_scenes_are_low_level_rows_of_13_to_17_tiles_before_a_raised_wall(n
         hand = [t for t in truth["tiles"] if t["group"] is not None]
         wall = [t for t in truth["tiles"] if t["group"] is None and t["face_down"]]
         assert 13 <= len(hand) <= 17 and 9 <= len(wall) <= 17
+
+
+def test_a_missing_pypi_style_says_uv_sync_not_apt_get(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    gone = faces.FaceSource("gone", "pymdownx-gone", (tmp_path / "nope.svg",), render=dict, pypi=True)
+    monkeypatch.setattr(faces, "SOURCES", (gone,))
+    monkeypatch.setattr(faces, "BY_NAME", {"gone": gone})
+    assert faces.missing_report() == "tile style gone is not installed (uv sync (the dev group's pymdownx-gone))"
+    with pytest.raises(ValueError, match=r"gone; uv sync \(the dev group's pymdownx-gone\)$"):
+        pick_styles("gone")
+    with pytest.raises(OSError, match="needs the package pymdownx-gone: uv sync"):
+        gone.faces()
