@@ -11,12 +11,13 @@ import numpy as np
 
 
 def homography(rng: np.random.Generator, extent: tuple[float, float, float, float], size: tuple[int, int],
-               elevation: float, fill: float) -> tuple[np.ndarray, float]:
+               elevation: float, fill: float, level: bool = False) -> tuple[np.ndarray, float]:
     """Map the plane box ``extent`` (x0, y0, x1, y1) into a ``size`` (w, h) photo.
 
     ``elevation`` is the camera's angle above the table in degrees (90 looks straight down): depth is
     foreshortened by its sine and the far edge narrows. ``fill`` is the share of the photo the content
-    spans (above 1 crops it). Also returns how far the photo is turned, in degrees clockwise.
+    spans (above 1 crops it). ``level``: the phone held level, as from a seat at the table (turned a few
+    degrees at most). Also returns how far the photo is turned, in degrees clockwise.
     """
     x0, y0, x1, y1 = extent
     w, h = x1 - x0, y1 - y0
@@ -29,7 +30,9 @@ def homography(rng: np.random.Generator, extent: tuple[float, float, float, floa
                      (w / 2, h / 2 * squash), (-w / 2, h / 2 * squash)], np.float32)
     quad += rng.normal(0, 0.03 * min(w, h), quad.shape).astype(np.float32)  # a hand is never level
     roll = rng.random()
-    if roll < 0.45:
+    if level:
+        angle = rng.normal(0, 4)
+    elif roll < 0.45:
         angle = rng.normal(0, 12)
     elif roll < 0.65:
         angle = float(rng.choice([90.0, 180.0, 270.0])) + rng.normal(0, 8)
@@ -54,10 +57,17 @@ def local_scale(hom: np.ndarray, point: tuple[float, float]) -> float:
     return float(np.sqrt(abs(ax * by - ay * bx)) / 1e-2)
 
 
-def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.ndarray:
+BACKLIT = 0.08  # share of photos taken against the light
+GRAIN = 0.3  # share of photos with a phone's coarse, coloured grain rather than fine sensor noise
+
+
+def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray, product: bool = False) -> np.ndarray:
     """Turn the scene (float BGR) into a phone photo (uint8): focus blur, motion blur or the phone's
     sharpening; coloured, uneven light with vignetting; sometimes a glare spot that shines most on the
-    glossy tiles (``gloss``: 1 on tiles); then sensor noise."""
+    glossy tiles (``gloss``: 1 on tiles) or a light behind them (backlit); then sensor noise or grain.
+    ``product``: a shop's product photo instead, evenly lit and small (`low_resolution`)."""
+    if product:
+        return low_resolution(rng, np.clip(img * np.float32(rng.uniform(0.95, 1.1)), 0, 255)).astype(np.uint8)
     img = _optics(rng, img)
     h, w = img.shape[:2]
     colour = np.array([rng.uniform(0.8, 1.1), rng.uniform(0.9, 1.05), rng.uniform(0.85, 1.15)], np.float32)
@@ -80,13 +90,54 @@ def develop(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.
                     0, 360, 1.0, -1)
         spot = cv2.resize(cv2.GaussianBlur(spot, (0, 0), max(axes) / 2), (w, h))
         img += (spot * (0.2 + 0.8 * gloss) * np.float32(rng.uniform(60, 180)))[:, :, None]
-    sigma = float(rng.uniform(0, 7))
-    if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
-        noise = rng.standard_normal((h, w), dtype=np.float32)
-        noise *= sigma
-        img += noise[:, :, None]
+    if rng.random() < BACKLIT:
+        img = _backlit(rng, img, gloss)
+    if rng.random() < GRAIN:
+        img = _grain(rng, img)
+    else:
+        sigma = float(rng.uniform(0, 7))
+        if sigma > 0.5:  # mostly luminance noise, as phone sensors show after their own processing
+            noise = rng.standard_normal((h, w), dtype=np.float32)
+            noise *= sigma
+            img += noise[:, :, None]
     np.clip(img, 0, 255, out=img)
     return img.astype(np.uint8)
+
+
+def _backlit(rng: np.random.Generator, img: np.ndarray, gloss: np.ndarray) -> np.ndarray:
+    """A window or lamp beyond the tiles: the exposure set for the light, so the tiles fall dark and a veil of
+    stray light lowers their contrast; the light itself washes out the table on its side."""
+    h, w = img.shape[:2]
+    a = float(rng.uniform(0, 2 * np.pi))
+    ramp = np.linspace(-1, 1, w, dtype=np.float32)[None, :] * np.float32(np.cos(a)) \
+        + np.linspace(-1, 1, h, dtype=np.float32)[:, None] * np.float32(np.sin(a))
+    light = np.clip(ramp * 0.5 + np.float32(rng.uniform(0.0, 0.4)), 0, 1) ** 2 * np.float32(rng.uniform(150, 260))
+    veil = np.float32(rng.uniform(15, 50))
+    return img * np.float32(rng.uniform(0.4, 0.7)) + (light * (1 - 0.6 * gloss))[:, :, None] + veil
+
+
+def _grain(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """A phone's grain after its noise reduction: clumps of 2–3 pixels, stronger in the shadows, with some
+    colour in it."""
+    h, w = img.shape[:2]
+    clump = float(rng.uniform(1.5, 3.0))
+    small = (max(2, int(w / clump)), max(2, int(h / clump)))
+    luma = cv2.resize(rng.standard_normal(small[::-1], dtype=np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    chroma = cv2.resize(rng.standard_normal((small[1] // 2 + 1, small[0] // 2 + 1, 3), dtype=np.float32), (w, h),
+                        interpolation=cv2.INTER_LINEAR)
+    dark = 1.6 - img.mean(axis=2, keepdims=True) / 255.0
+    return img + (luma[:, :, None] * np.float32(rng.uniform(4, 12)) + chroma * np.float32(rng.uniform(1, 5))) * dark
+
+
+def low_resolution(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    """The photo as a small product picture (a long side of 140–320 px) enlarged back to its size: what a
+    shop's listing shows once a page has scaled it."""
+    h, w = img.shape[:2]
+    scale = float(rng.uniform(140, 320)) / max(w, h)
+    if scale >= 1:
+        return img
+    small = cv2.resize(img, (max(2, round(w * scale)), max(2, round(h * scale))), interpolation=cv2.INTER_AREA)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _optics(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:

@@ -14,10 +14,11 @@ COLUMNS = 14
 
 
 def face_sheet(style: str) -> np.ndarray:
-    """All 42 faces of ``style`` in class order, each captioned with its code (missing ones black)."""
+    """All 42 faces of ``style`` in class order, each captioned with its code (missing ones black), then its
+    other drawings of a face (a red five: ``5m-red``)."""
     got = BY_NAME[style].faces()
     cells = []
-    for code in FACE_CODES:
+    for code in (*FACE_CODES, *sorted(set(got) - set(FACE_CODES))):
         cell = np.zeros((FACE_H + 16, FACE_W + 4, 3), np.uint8)
         if code in got:
             cell[16:, 2:-2] = got[code]

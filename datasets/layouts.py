@@ -17,7 +17,7 @@ import numpy as np
 from datasets.hands import Hand, Meld, random_hand
 from scoring.tiles import BACK, TILES
 
-LAYOUTS: tuple[str, ...] = ("hand", "loose", "grid", "table")
+LAYOUTS: tuple[str, ...] = ("hand", "loose", "grid", "table", "seat", "palm")
 Available = Collection[str]  # the face codes a tile style has
 
 
@@ -35,6 +35,7 @@ class Placed:
     position: int = 0  # order along the row within its group
     stacked: bool = False  # the added tile of an added kong, lying behind the sideways tile
     row: int = 0  # 0 the hand's row, 1 a second row of melds
+    layers: int = 1  # tiles stacked here: 2 in an automatic table's raised wall (the top one is seen)
 
     @property
     def shown(self) -> str:
@@ -215,7 +216,36 @@ def table_layout(rng: np.random.Generator, aspect: float, available: Available) 
     return Layout("table", (*wall, *discards, *hand.tiles), aspect, hand.hand, hand.groups)
 
 
-BUILDERS = {"hand": hand_layout, "loose": loose_layout, "grid": grid_layout, "table": table_layout}
+def seat_layout(rng: np.random.Generator, aspect: float, available: Available) -> Layout:
+    """A hand of 13–17 tiles (a winning hand, its flowers and melds in one row) on an automatic table, as
+    photographed from the player's seat: in front of it the table's raised wall, 17 stacks of two face-down
+    tiles, and discards beyond; the camera low (`datasets.scenes`)."""
+    for _ in range(50):
+        hand = hand_layout(rng, aspect, available)
+        if 13 <= len(hand.tiles) <= 17 and len({p.row for p in hand.tiles}) == 1:
+            break
+    far = min(p.y for p in hand.tiles) - float(rng.uniform(0.3, 1.0))
+    stacks = int(rng.integers(9, 18))  # a wall partly dealt from
+    x0 = float(rng.uniform(-1.0, 3.0))
+    wall = [Placed(BACK.code, x0 + i * 1.0, far - aspect, face_down=True, layers=2) for i in range(stacks)]
+    discards = [_placed(code, 1.0 + (i % 6) * 1.05, far - aspect * (2.6 + 1.1 * (i // 6)))
+                for i, code in enumerate(_random_codes(rng, int(rng.integers(0, 13)), 0.0, available))]
+    return Layout("seat", (*discards, *wall, *hand.tiles), aspect, hand.hand, hand.groups)
+
+
+def palm_layout(rng: np.random.Generator, aspect: float, available: Available) -> Layout:
+    """One to five tiles held in a palm: side by side or loosely turned (the palm itself is the background,
+    `datasets.backgrounds.palm`)."""
+    codes = _random_codes(rng, int(rng.integers(1, 6)), 0.05, available)
+    if rng.random() < 0.5:  # in a row, as shown to the camera
+        return Layout("palm", tuple(_placed(c, i * (1 + _touching(rng)), 0.0) for i, c in enumerate(codes)), aspect)
+    tiles = [_placed(c, i * 1.3, float(rng.uniform(-0.3, 0.3)), float(rng.uniform(-12, 12)))
+             for i, c in enumerate(codes)]
+    return Layout("palm", tuple(tiles), aspect)
+
+
+BUILDERS = {"hand": hand_layout, "loose": loose_layout, "grid": grid_layout, "table": table_layout,
+            "seat": seat_layout, "palm": palm_layout}
 
 
 def make_layout(name: str, rng: np.random.Generator, available: Available) -> Layout:

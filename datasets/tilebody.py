@@ -15,9 +15,13 @@ import numpy as np
 from datasets.faces import Faces
 from datasets.layouts import Placed
 
-# BGR colours of tile backs in real sets: green, blue, yellow, orange, pink, black, white.
+# BGR colours of tile backs in real sets: green, blue, yellow, orange, pink, black, white, red, purple.
 BACKS = ((60, 140, 40), (70, 150, 70), (160, 90, 30), (40, 170, 220), (40, 110, 220), (140, 110, 220),
-         (40, 40, 40), (220, 220, 215), (130, 160, 60))
+         (40, 40, 40), (220, 220, 215), (130, 160, 60), (40, 40, 180), (130, 50, 120), (170, 60, 90))
+# Two-tone backs (a panel of the second colour framed by the first), as on some riichi and Hong Kong sets.
+TWO_TONE = (((160, 90, 30), (225, 225, 220)), ((60, 140, 40), (40, 180, 225)), ((40, 40, 180), (40, 175, 225)),
+            ((130, 50, 120), (220, 220, 215)), ((40, 40, 40), (40, 150, 220)))
+TWO_TONE_SHARE = 0.15
 RIM = 6  # pixels of plain ground added around each face before it is warped onto a tile
 
 
@@ -31,6 +35,7 @@ class Body:
     back_share: float  # share of the thickness that is the coloured back layer
     corner: float  # corner radius as a share of the face width
     ccw: bool  # sideways tiles turned counter-clockwise (top to the left)
+    panel: tuple[float, float, float] | None = None  # a two-tone back's inner panel colour
 
     @staticmethod
     def random(rng: np.random.Generator, elevation: float) -> Body:
@@ -39,8 +44,12 @@ class Body:
         back = np.clip(np.array(BACKS[int(rng.integers(len(BACKS)))], float) + rng.uniform(-15, 15, 3), 0, 255)
         ivory = np.clip(np.array((215, 232, 240), float) + rng.uniform(-20, 12, 3), 0, 255)
         side = float(rng.uniform(0.4, 0.62)) / np.tan(np.deg2rad(elevation))
+        panel = None
+        if rng.random() < TWO_TONE_SHARE:
+            frame, inner = TWO_TONE[int(rng.integers(len(TWO_TONE)))]
+            back, panel = np.array(frame, float), tuple(float(c) for c in inner)
         return Body(tuple(back), tuple(ivory), side,
-                    float(rng.uniform(0.3, 0.65)), float(rng.uniform(0.06, 0.16)), bool(rng.random() < 0.5))
+                    float(rng.uniform(0.3, 0.65)), float(rng.uniform(0.06, 0.16)), bool(rng.random() < 0.5), panel)
 
 
 def rounded_alpha(w: int, h: int, radius: float) -> np.ndarray:
@@ -80,6 +89,10 @@ def tops(faces: Faces, body: Body, size: tuple[int, int]) -> dict[str, np.ndarra
         out[code] = top
     back = np.empty((h, w, 4), np.float32)
     back[:, :, :3] = body.back
+    if body.panel is not None:
+        inset = rounded_alpha(w - 2 * (w // 6), h - 2 * (w // 6), body.corner * w)[:, :, None]
+        inner = back[w // 6:h - w // 6, w // 6:w - w // 6, :3]
+        inner[:] = inner * (1 - inset) + np.array(body.panel, np.float32) * inset
     back[:, :, :3] *= bevel * (1.0 + 0.05 * np.linspace(1, -1, h, dtype=np.float32))[:, None, None]
     back[:, :, 3] = alpha
     out["back"] = back
@@ -106,16 +119,19 @@ def _hull(points: np.ndarray) -> np.ndarray:
 
 
 def draw_tile(plane: np.ndarray, top: np.ndarray, corners: np.ndarray, body: Body, face_down: bool,
-              thickness_px: float) -> None:
-    """Draw one tile (corners in plane pixels) onto the BGRA float plane, thickness first."""
+              thickness_px: float, layers: int = 1) -> None:
+    """Draw one tile (corners in plane pixels) onto the BGRA float plane, thickness first; ``layers`` tiles
+    stacked alike (an automatic table's raised wall) show that many sides, the lowest nearest the camera."""
     upper, lower = (body.back, body.ivory) if face_down else (body.ivory, body.back)
     split = 1 - body.back_share
     # the side in strips, far to near, each a little darker: the rounded edge turns away from the light
     strips = ((0.0, 0.12, upper, 0.95), (0.12, split, upper, 0.8), (split, split + 0.5 * body.back_share, lower, 0.78),
               (split + 0.5 * body.back_share, 1.0, lower, 0.66))
-    for a, b, colour, shade in reversed(strips):
-        pts = np.vstack([corners + (0, a * thickness_px), corners + (0, b * thickness_px)]).astype(np.float32)
-        cv2.fillConvexPoly(plane, _hull(pts), (*(c * shade for c in colour), 1.0), cv2.LINE_AA, shift=2)
+    for layer in reversed(range(layers)):
+        for a, b, colour, shade in reversed(strips):
+            pts = np.vstack([corners + (0, (layer + a) * thickness_px),
+                             corners + (0, (layer + b) * thickness_px)]).astype(np.float32)
+            cv2.fillConvexPoly(plane, _hull(pts), (*(c * shade for c in colour), 1.0), cv2.LINE_AA, shift=2)
     _warp_top(plane, top, corners)
 
 

@@ -25,8 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same scenes)")
     parser.add_argument("--styles", default="train",
                         help="comma-separated tile styles, or 'train' (all installed but the held-out ones), "
-                        "'held-out', 'all'; 'list' prints them")
-    parser.add_argument("--layouts", default="hand,loose,grid,table", help="comma-separated layouts")
+                        "'held-out', 'all'; 'list' prints them with their licences")
+    parser.add_argument("--layouts", default="hand,loose,grid,table,seat,palm", help="comma-separated layouts")
     parser.add_argument("--workers", type=int, default=1, help="processes to render with")
     parser.add_argument("--size", type=int, default=640, help="long side of each photo in pixels")
     parser.add_argument("--restyle", type=float, default=0.0,
@@ -52,9 +52,10 @@ def pick_styles(spec: str) -> tuple[str, ...]:
         wanted = [faces.BY_NAME[name] for name in names]
     absent = [s for s in wanted if not s.installed]
     if not wanted or (absent and spec not in faces.GROUPS) or len(absent) == len(wanted):
-        packages = " ".join(sorted({s.package for s in absent}))
-        raise ValueError(f"tile style not installed: {', '.join(s.name for s in absent) or spec}; "
-                         f"apt-get install {packages} librsvg2-bin")
+        debian = [s for s in absent if not s.pypi]
+        how = [f"apt-get install {faces.apt_packages(tuple(debian))}"] if debian or not absent else []
+        how += [s.install for s in absent if s.pypi]
+        raise ValueError(f"tile style not installed: {', '.join(s.name for s in absent) or spec}; {'; '.join(how)}")
     return tuple(s.name for s in wanted if s.installed)
 
 
@@ -66,10 +67,11 @@ def run(args: argparse.Namespace) -> int:
     from datasets.layouts import LAYOUTS
 
     if args.styles == "list":
+        held_out = {s.name for s in faces.group("held-out")}
         for s in faces.SOURCES:
-            state = "installed" if s.installed else f"missing: apt-get install {s.package}"
-            held = ", held out" if s.name in faces.HELD_OUT else ""
-            print(f"{s.name:18} {state}{held}")
+            state = "installed" if s.installed else f"missing: {s.install}"
+            held = ", held out" if s.name in held_out else ""
+            print(f"{s.name:18} {state}{held}; licence: {s.licence}")
         return 0
     if args.face_sheets:
         return write_face_sheets(Path(args.face_sheets), pick_styles(args.styles))

@@ -7,17 +7,22 @@ the white dragon, blue/green/red dots, green bamboo with red accents.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from datasets.faces.source import FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
+from datasets.faces.motifs import BONUS_CHARS, hk_bonus, text
+from datasets.faces.source import ALTERNATE, FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
 
 ART_VERSION = 6  # raised whenever these drawings change: faces cached before are rendered anew
 NUMERALS = "一二三四伍六七八九"  # 5 in its formal form 伍, as on most sets; `Palette.five` may say 五
 WINDS = {"E": "東", "S": "南", "W": "西", "N": "北"}
-BONUS_CHARS = "梅蘭菊竹春夏秋冬"
+RED_FIVE = "red"  # the alternate name of a riichi set's red five (``5m-red``): the same tile, drawn in red
+INDEX = {"E": "E", "S": "S", "W": "W", "N": "N"} | {f"{r}{s}": str(r) for r in range(1, 10) for s in "mps"}
+# ^ a corner index as Western sets print it: the rank on the suits, the letter on the winds (dragons and
+# bonus tiles carry none beyond their own number)
 # Dot centres as fractions of the face, and which palette colour each uses (0 blue, 1 green, 2 red).
 DOTS: dict[int, tuple[tuple[float, float, int], ...]] = {
     2: ((0.5, 0.3, 1), (0.5, 0.7, 0)),
@@ -57,13 +62,11 @@ class Palette:
     digits: str = "DejaVu Sans"  # the font of a flower's or season's number
     season_numerals: bool = False  # seasons numbered 一二三四 (flowers keep 1–4), as on many Chinese sets
     five: str = "伍"  # the 5 of characters: 伍 or the plain 五
-
-
-def _text(ch: str, x: float, y: float, size: float, colour: str, font: str, scale: float = 1.0) -> str:
-    # y is the glyph's centre; CJK glyphs sit about 0.38 em above the baseline's centre line.
-    size *= scale
-    return (f'<text x="{x:.1f}" y="{y + 0.38 * size:.1f}" font-family="{font}" font-size="{size:.1f}" '
-            f'fill="{colour}" text-anchor="middle">{ch}</text>')
+    numeral_colour: str = ""  # every numeral of the characters in this colour (Hong Kong sets: blue)
+    bonus: str = "chinese"  # flowers and seasons: "chinese" (`_bonus`), "hk" (`motifs.hk_bonus`) or "none"
+    blank_white: bool = False  # the white dragon a blank face, as on most riichi sets
+    red_fives: bool = False  # the set has a red five of each suit (``5m-red``, ...), as riichi sets do
+    index: str = ""  # the font of a corner index (`INDEX`) over a smaller drawing; "" for none
 
 
 def _dot(x: float, y: float, r: float, colour: str, ground: str, variant: int) -> str:
@@ -167,8 +170,8 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
     colour = (p.red, "#7a3fa0", "#d08000", p.green)[(n - 1 + p.variant) % 4]
     if p.variant in (1, 3):  # the name large in a frame, the number in a corner (none in variant 3)
         return (f'<rect x="12" y="14" width="{w - 24}" height="{h - 28}" rx="6" fill="none" stroke="{p.ink}" '
-                f'stroke-width="2.5"/>' + _text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
-                + (_text(number, w - 24, h - 30, 18, p.red, p.digits) if p.variant == 1 else ""))
+                f'stroke-width="2.5"/>' + text(name, w / 2, h / 2, 62, "#b8860b" if n <= 4 else p.ink, font, scale)
+                + (text(number, w - 24, h - 30, 18, p.red, p.digits) if p.variant == 1 else ""))
     fy = h * (0.34 if p.variant == 2 else 0.52)
     art = _flower(w * 0.42, fy, 20, colour, p.green)
     if n > 4:  # seasons stand in a pot, as on many sets
@@ -176,10 +179,10 @@ def _bonus(n: int, font: str, p: Palette, scale: float) -> str:
         art += (f'<path d="M{x - 22:.1f},{top:.1f} h44 l-7,20 h-30 z" fill="{p.blue}"/>'
                 f'<rect x="{x - 25:.1f}" y="{top - 4:.1f}" width="50" height="6" rx="2" fill="{p.blue}"/>')
     if p.variant == 2:  # the name at the bottom, the number at the top right
-        return (art + _text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
-                + _text(number, w * 0.82, h * 0.13, 24, ink, p.digits))
-    return (art + _text(name, w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale)
-            + _text(number, w * 0.18, h * 0.14, 26, ink, p.digits))
+        return (art + text(name, w * 0.5, h * 0.86, 30, p.red if n > 4 else p.blue, font, scale)
+                + text(number, w * 0.82, h * 0.13, 24, ink, p.digits))
+    return (art + text(name, w * 0.72, h * 0.2, 36, p.red if n > 4 else p.blue, font, scale)
+            + text(number, w * 0.18, h * 0.14, 26, ink, p.digits))
 
 
 def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
@@ -188,19 +191,21 @@ def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
     body: list[str] = []
     rank = code[0]
     if code in WINDS:
-        body.append(_text(WINDS[code], w / 2, h / 2, 96, p.ink, font, scale))
+        body.append(text(WINDS[code], w / 2, h / 2, 96, p.ink, font, scale))
     elif code == "C":
-        body.append(_text("中", w / 2, h / 2, 100, p.red, font, scale))
+        body.append(text("中", w / 2, h / 2, 100, p.red, font, scale))
     elif code == "F":
-        body.append(_text("發", w / 2, h / 2, 96, p.green, font, scale))
+        body.append(text("發", w / 2, h / 2, 96, p.green, font, scale))
     elif code == "P":
-        body.append(_white_dragon(p))
+        body.append("" if p.blank_white else _white_dragon(p))
     elif code.endswith("m"):
         numeral = p.five if rank == "5" else NUMERALS[int(rank) - 1]
-        body.append(_text(numeral, w / 2, h * 0.27, 56, p.blue if rank in "159" else p.ink, font, scale))
-        body.append(_text("萬", w / 2, h * 0.69, 72, p.red, font, scale))
+        colour = p.numeral_colour or (p.blue if rank in "159" else p.ink)
+        body.append(text(numeral, w / 2, h * 0.27, 56, colour, font, scale))
+        body.append(text("萬", w / 2, h * 0.69, 72, p.red, font, scale))
     elif code.endswith("f"):
-        body.append(_bonus(int(rank), font, p, scale))
+        body.append(hk_bonus(int(rank), font, p.digits, p.ink, p.red, p.blue, p.green, scale) if p.bonus == "hk"
+                    else _bonus(int(rank), font, p, scale))
     elif code.endswith("p"):
         n = int(rank)
         colours = (p.blue, p.green, p.red)
@@ -217,9 +222,36 @@ def face_svg(code: str, font: str, p: Palette, scale: float = 1.0) -> bytes:
             colours = (p.green, p.red, p.blue)
             length = 56 if n <= 6 else 44
             body += [_stick(x * w, y * h, t, length, colours[c], p.variant) for x, y, t, c in BAMBOO[n]]
+    return framed(body, code, p)
+
+
+def framed(body: list[str], code: str, p: Palette) -> bytes:
+    """The face's SVG: its ground, then the drawing, shrunk beside a corner index when the set has one."""
+    w, h = FACE_W, FACE_H
+    art = "".join(body)
+    if p.index:
+        art = f'<g transform="translate(16 20) scale(0.86)">{art}</g>'
+        if code in INDEX:
+            art += text(INDEX[code], 12, 16, 22, p.red, p.index)
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}">'
-           f'<rect width="{w}" height="{h}" fill="{p.ground}"/>{"".join(body)}</svg>')
+           f'<rect width="{w}" height="{h}" fill="{p.ground}"/>{art}</svg>')
     return svg.encode()
+
+
+FONT_LICENCES = {
+    "fonts-arphic-ukai": "Arphic Public License", "fonts-arphic-uming": "Arphic Public License",
+    "fonts-arphic-bkai00mp": "Arphic Public License", "fonts-arphic-bsmi00lp": "Arphic Public License",
+    "fonts-noto-cjk": "SIL OFL 1.1", "fonts-lxgw-wenkai": "SIL OFL 1.1", "fonts-klee": "SIL OFL 1.1",
+    "fonts-morisawa-bizud-gothic": "SIL OFL 1.1", "fonts-cwtex-kai": "GPL-2.0-or-later",
+    "fonts-cwtex-yen": "GPL-2.0-or-later", "fonts-cwtex-heib": "GPL-2.0-or-later", "fonts-cwtex-fs": "GPL-2.0-or-later",
+    "fonts-cwtex-ming": "GPL-2.0-or-later", "fonts-kouzan-mouhitsu": "public domain",
+    "fonts-aoyagi-soseki": "public domain", "fonts-wqy-zenhei": "GPL-2.0 with font embedding exception",
+    "fonts-ipaexfont-mincho": "IPA Font License 1.0", "fonts-cns11643-sung": "Open Government Data License Taiwan 1.0",
+    "fonts-motoya-l-maruberi": "Apache-2.0", "fonts-dejavu-core": "Bitstream Vera licence (DejaVu)",
+    "fonts-urw-base35": "AGPL-3.0 with font exception",
+}
+"""The licence of each font package the drawn styles use (its /usr/share/doc/<package>/copyright)."""
+Draw = Callable[[str, str, Palette, float], bytes]
 
 
 @dataclass(frozen=True)
@@ -232,13 +264,28 @@ class FontStyle:
     package: str
     palette: Palette = Palette()
     scale: float = 1.0  # glyph size relative to the others (brush fonts draw small glyphs)
+    draw: Draw = face_svg  # the face's SVG from its code, the font, the palette and the scale
+    prefix: str = "font-"  # the style's name is prefix + name
+    also: tuple[str, ...] = ()  # other font packages its faces use (their licences are the style's too)
+
+    def codes(self) -> tuple[str, ...]:
+        """The faces the set has, and the other drawings of a face (a red five) by ``<code>-<name>``."""
+        have = tuple(c for c in FACE_CODES if self.palette.bonus != "none" or not c.endswith("f"))
+        return have + (tuple(f"5{s}{ALTERNATE}{RED_FIVE}" for s in "mps") if self.palette.red_fives else ())
 
     def render(self) -> Faces:
-        return {code: rsvg(face_svg(code, self.family, self.palette, self.scale))[:, :, :3] for code in FACE_CODES}
+        red = replace(self.palette, ink=self.palette.red, blue=self.palette.red, green=self.palette.red,
+                      numeral_colour=self.palette.red)
+        return {key: rsvg(self.draw(key.split(ALTERNATE)[0], self.family, red if ALTERNATE in key else self.palette,
+                                    self.scale))[:, :, :3] for key in self.codes()}
 
     def source(self) -> FaceSource:
-        return FaceSource(name=f"font-{self.name}", package=self.package, requires=(self.file,),
-                          render=self.render, version=ART_VERSION)
+        dejavu = any(f.startswith("DejaVu") for f in (self.palette.digits, self.palette.index))
+        fonts = {self.package, *self.also, *(("fonts-dejavu-core",) if dejavu else ())}
+        licence = "; ".join(f"{FONT_LICENCES[f]} ({f})" for f in sorted(fonts))
+        return FaceSource(name=f"{self.prefix}{self.name}", package=self.package, requires=(self.file,),
+                          render=self.render, version=ART_VERSION,
+                          licence=f"MIT, our own drawing (datasets/faces); glyphs: {licence}")
 
 
 FONTS = Path("/usr/share/fonts")

@@ -55,6 +55,7 @@ def _source(name: str, ground: tuple[int, int, int], margin: float, swap: bool =
         package="kdegames-mahjongg-data-kf5",
         requires=(svgz,),
         render=lambda: _render(svgz, ground, margin, swap),
+        licence=f"GPL-2.0-or-later (KDE tileset {name}: {svgz.with_suffix('.copyright')})",
     )
 
 

@@ -62,7 +62,8 @@ class Sheet:
 
 
 def _source(name: str, package: str, sheet: Sheet) -> FaceSource:
-    return FaceSource(name=name, package=package, requires=(sheet.path,), render=sheet.faces)
+    return FaceSource(name=name, package=package, requires=(sheet.path,), render=sheet.faces,
+                      licence=f"GPL-2.0-or-later ({package}: /usr/share/doc/{package}/copyright)")
 
 
 GNOME = Path("/usr/share/gnome-mahjongg/themes")

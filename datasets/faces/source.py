@@ -25,6 +25,14 @@ FACE_CODES: tuple[str, ...] = tuple(t.code for t in TILES if t is not BACK)
 """The 42 printed faces; ``back`` is drawn by the tile body, not taken from a source."""
 
 Faces = dict[str, np.ndarray]
+ALTERNATE = "-"
+"""Joins a tile code and the name of another drawing of that face in one set (``5m-red``, a riichi set's red
+five): the same tile, the same label (`code_of`), drawn another way."""
+
+
+def code_of(key: str) -> str:
+    """The tile code a face key shows: ``5m-red`` is a ``5m``."""
+    return key.split(ALTERNATE, 1)[0]
 
 
 def cache_root() -> Path:
@@ -36,14 +44,23 @@ def cache_root() -> Path:
 
 @dataclass(frozen=True)
 class FaceSource:
-    """One tile style. ``render`` builds every face it has from installed files (slow, run once)."""
+    """One tile style. ``render`` builds every face it has from installed files (slow, run once): the 42 faces
+    by tile code (or those the set has) and any other drawing of a face by ``<code>-<name>`` (`code_of`)."""
 
     name: str
-    package: str  # the Debian package that provides the art or font
+    package: str  # the package that provides the art or font (Debian's unless ``pypi``)
     requires: tuple[Path, ...]  # files that must exist to render the faces (not once they are cached)
     render: Callable[[], Faces] = field(repr=False)
     note: str = ""
     version: int = 1  # raised when the art changes, so that faces cached before are rendered anew
+    licence: str = ""  # the art's or font's licence, and whose drawing the faces are
+    trainable: bool = True  # False: its licence does not let models we ship learn from it; measured only
+    pypi: bool = False  # the package is a PyPI one in the dev group (`uv sync`), not a Debian one
+
+    @property
+    def install(self) -> str:
+        """The command that installs the style's package."""
+        return f"uv sync (the dev group's {self.package})" if self.pypi else f"apt-get install {self.package}"
 
     @property
     def cache(self) -> Path:
@@ -60,8 +77,7 @@ class FaceSource:
         folder = self.cache
         if not folder.exists():
             if not self.installed:
-                raise OSError(f"tile style {self.name!r} needs the Debian package {self.package}: "
-                              f"apt-get install {self.package}")
+                raise OSError(f"tile style {self.name!r} needs the package {self.package}: {self.install}")
             self.store(self.render())
         codes = (folder / "codes").read_text().split()
         return {code: cv2.imread(str(folder / f"{code}.png"), cv2.IMREAD_COLOR) for code in codes}

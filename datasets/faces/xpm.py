@@ -1,4 +1,6 @@
-"""The ``mah-jong`` package's pixel-art tiles (XPM files, read by a small parser: OpenCV has no XPM).
+"""The ``mah-jong`` package's pixel-art tiles (XPM files, read by a small parser: OpenCV has no XPM): its
+``tiles-v1`` set and ``tiles-numbered``, the same art with a corner index (a red numeral on the characters,
+a red letter on the winds, a number on the flowers and seasons).
 
 File names: ``<n>D`` dots, ``<n>B`` bamboo, ``<n>C`` characters, ``EW SW WW NW`` winds,
 ``RD GD WD`` red/green/white dragons, ``1F``–``4F`` plum, orchid, chrysanthemum, bamboo (the painted
@@ -15,7 +17,8 @@ import numpy as np
 
 from datasets.faces.source import FACE_H, FACE_W, FaceSource, Faces
 
-TILES_V1 = Path("/usr/share/mah-jong/tiles-v1")
+TILES = Path("/usr/share/mah-jong")
+LICENCE = "GPL-2.0-or-later (mah-jong by Julian Bradfield: /usr/share/doc/mah-jong/copyright)"
 
 
 def file_codes() -> dict[str, str]:
@@ -50,14 +53,18 @@ def read_xpm(path: Path) -> np.ndarray:
     return img
 
 
-def _render() -> Faces:
+def _render(folder: Path) -> Faces:
     faces: Faces = {}
     for stem, code in file_codes().items():
-        pixels = read_xpm(TILES_V1 / f"{stem}.xpm")[1:-1, 1:-1]  # drop the 1-pixel outline
+        pixels = read_xpm(folder / f"{stem}.xpm")[1:-1, 1:-1]  # drop the 1-pixel outline
         faces[code] = cv2.resize(pixels, (FACE_W, FACE_H), interpolation=cv2.INTER_CUBIC)
     return faces
 
 
-SOURCES: tuple[FaceSource, ...] = (
-    FaceSource(name="mahjong-pixel", package="mah-jong", requires=(TILES_V1 / "1D.xpm",), render=_render),
-)
+def _source(name: str, folder: Path) -> FaceSource:
+    return FaceSource(name=name, package="mah-jong", requires=(folder / "1D.xpm",), render=lambda: _render(folder),
+                      licence=LICENCE)
+
+
+PIXEL = _source("mahjong-pixel", TILES / "tiles-v1")
+NUMBERED = _source("mahjong-numbered", TILES / "tiles-numbered")

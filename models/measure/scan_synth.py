@@ -1,6 +1,6 @@
-"""End to end on rendered hand photos in the tile styles held out of training (`gnome-smooth`, `font-lxgw`):
-pixels → shipped detector → layout → hand, against the generator's ground truth:
-``uv run python -m models.measure.scan_synth --n 200``."""
+"""End to end on rendered hand photos in the tile styles held out of training (`datasets.faces.HELD_OUT`), each
+style on its own: pixels → shipped detector → layout → hand, against the generator's ground truth:
+``uv run python -m models.measure.scan_synth --n 200`` (``--styles a,b``: other styles)."""
 
 from __future__ import annotations
 
@@ -18,15 +18,16 @@ from vision.scan import scan
 SEED = 11
 
 
-def styles_installed() -> bool:
-    """Whether the held-out styles the scenes are drawn in are installed (Debian packages: see .ci/run)."""
-    return set(faces.HELD_OUT) <= {s.name for s in faces.installed()}
+def styles_installed(styles: tuple[str, ...] = faces.HELD_OUT) -> bool:
+    """Whether the styles the scenes are drawn in are installed (Debian packages: see .ci/run; a PyPI one: uv sync)."""
+    return set(styles) <= {s.name for s in faces.installed()}
 
 
-def measure(detector: Detector, n: int, size: int = 1600, all_sides: bool = False) -> Counter[str]:
-    """Over ``n`` rendered hand scenes: ``scenes``, ``readable`` (every tile's face visible), ``exact`` and
-    ``scored_alike`` hands, and ``unexplained`` results (no hand and no reason why)."""
-    renderer = Renderer(faces.HELD_OUT, ("hand",), size=size)
+def measure(detector: Detector, n: int, size: int = 1600, all_sides: bool = False,
+            styles: tuple[str, ...] = faces.HELD_OUT) -> Counter[str]:
+    """Over ``n`` rendered hand scenes in ``styles``: ``scenes``, ``readable`` (every tile's face visible),
+    ``exact`` and ``scored_alike`` hands, and ``unexplained`` results (no hand and no reason why)."""
+    renderer = Renderer(styles, ("hand",), size=size)
     tally: Counter[str] = Counter()
     for index in range(n):
         scene = renderer.scene(SEED, index)
@@ -49,15 +50,21 @@ def measure(detector: Detector, n: int, size: int = 1600, all_sides: bool = Fals
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.measure.scan_synth", description=__doc__)
-    parser.add_argument("--n", type=int, default=200)
+    parser.add_argument("--n", type=int, default=200, help="scenes per style")
+    parser.add_argument("--styles", default=",".join(faces.HELD_OUT), help="comma-separated styles, each measured apart")
     add_model_arguments(parser, views=False)  # the models as `mcr scan` takes them
     args = parser.parse_args(argv)
-    if not styles_installed():
-        raise SystemExit("the held-out tile styles are not installed (see .ci/run)")
-    t = measure(detector_from(args, conf=0.25), args.n, all_sides=args.all_sides)
-    print(f"{t['scenes']} rendered hand scenes in held-out styles, {t['readable']} with every face shown: "
-          f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and points) "
-          f"on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%})")
+    styles = tuple(name.strip() for name in args.styles.split(",") if name.strip())
+    if unknown := [name for name in styles if name not in faces.BY_NAME]:
+        raise SystemExit(f"unknown style {', '.join(unknown)}; known: {', '.join(faces.BY_NAME)}")
+    if not styles_installed(styles):
+        raise SystemExit("the tile styles are not all installed (see .ci/run; `mcr synth --styles list`)")
+    detector = detector_from(args, conf=0.25)
+    for style in styles:
+        t = measure(detector, args.n, all_sides=args.all_sides, styles=(style,))
+        print(f"{style}: {t['scenes']} rendered hand scenes, {t['readable']} with every face shown: exact hand on "
+              f"{t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and points) on "
+              f"{t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%})", flush=True)
 
 
 if __name__ == "__main__":
