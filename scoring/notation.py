@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.held import Held
-from scoring.tiles import Tile, tile
+from scoring.tiles import BY_CODE, Tile, tile
 
 _TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
 _MELD = re.compile(r"^(?P<tiles>\d+[mpsz]|[ESWNCFP]+),?(?P<n>\d)?$")
@@ -27,8 +27,9 @@ class NotationError(HandError):
 
 def _run_tiles(run: str) -> list[Tile]:
     if run[-1].isalpha() and run[0].isdigit():
-        return [tile(d + run[-1]) for d in run[:-1]]
-    return [tile(c) for c in run]
+        suit = run[-1]
+        return [BY_CODE.get(d + suit) or tile(d + suit) for d in run[:-1]]  # tile() names a bad code
+    return [BY_CODE.get(c) or tile(c) for c in run]
 
 
 def _meld(body: str) -> Meld:
