@@ -258,7 +258,7 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)
-    sets = _reading_sets(groups) or (
+    sets = tuple([_reading_set(g) for g in groups]) or (
         ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
     )
     return ScoreResult(tuple(fans), points, total, win, None if win else ScoreError.UNDER_EIGHT, payouts,
@@ -269,11 +269,6 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
 def _cached_fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
     spec = FAN_BY_ID[fan_id]
     return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
-
-
-@lru_cache(maxsize=4096)
-def _reading_sets(groups: tuple[Group, ...]) -> tuple[ReadingSet, ...]:
-    return tuple([_reading_set(g) for g in groups])
 
 
 @lru_cache(maxsize=4096)
