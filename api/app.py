@@ -31,7 +31,8 @@ Tile codes: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `E S W N`, `C F P` (red, green, whi
 
 # glibc's mallopt parameters, and the values the service runs with: two heaps for all threads, and every block of
 # 1 MB or more mapped and unmapped on its own (by default that bound rises to the largest block freed, up to 32 MB,
-# and a photo's pixels then fragment the heaps). 1,000 varied uploads: 603 MB -> see docs/speed.md.
+# and a photo's pixels then fragment the heaps). With the sessions' arenas off (`vision.onnxmodel`), 1,000 varied
+# uploads (`models.measure.http_memory`) leave the server at a peak of 374 MB, where it passed 600 MB before.
 M_ARENA_MAX, ARENAS = -8, 2
 M_MMAP_THRESHOLD, MAPPED = -3, 1 << 20
 

@@ -122,15 +122,20 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
 
 def _runs(tiles: tuple[Tile, ...]) -> str:
-    """Write tiles compactly: ranks grouped before their suit letter, honours as letters."""
+    """Write tiles compactly: ranks grouped before their suit letter (flowers' too), honours as letters."""
     out: list[str] = []
+    suit = ""  # the letter closing the run of ranks being written
     for t in tiles:
-        if t.is_honor:
-            out.append(t.code)
-        elif out and out[-1][-1] == t.code[-1] and out[-1][0].isdigit():
-            out[-1] = out[-1][:-1] + t.code
+        code = t.code
+        if len(code) == 2 and code[0].isdigit():  # a rank and its suit: 5p, 3f
+            if code[1] != suit:
+                out.append(suit)
+                suit = code[1]
+            out.append(code[0])
         else:
-            out.append(t.code)
+            out.append(suit + code)
+            suit = ""
+    out.append(suit)
     return "".join(out)
 
 
