@@ -8,7 +8,7 @@ setting. They mirror the scorer's JSON contracts (``scoring.request``, ``Hand.to
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import UploadFile
 from pydantic import BaseModel, ConfigDict, Field
@@ -86,7 +86,7 @@ class HandRequest(Request):
         return self.model_dump(by_alias=True, exclude_none=True)
 
 
-RequestId = str | int | float | bool | None
+RequestId = str | int | Annotated[float, Field(allow_inf_nan=False)] | bool | None  # JSON has no NaN to echo
 
 
 class ScoreRequest(HandRequest, Situation):

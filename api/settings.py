@@ -25,6 +25,8 @@ class Settings(BaseModel):
     max_pixels: int = Field(50_000_000, gt=0, description="largest width x height decoded (decompression bombs)")
     inference_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0,
                                    description="photos processed at once; the event loop keeps serving")
+    photo_queue: int = Field(8, ge=0, description="photos that may wait for a worker beyond those being read; "
+                             "one more is refused at once (503 with Retry-After)")
     onnx_threads: int = Field(1, gt=0, description="onnxruntime threads per inference")
     conf: float = Field(0.25, gt=0, lt=1, description="detector confidence threshold")
     ledger_path: Path | None = Field(None, description="the match ledger (SQLite); None means the user's data "
@@ -33,7 +35,7 @@ class Settings(BaseModel):
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         """Settings from ``MCR_MODEL``, ``MCR_MAX_UPLOAD_MB``, ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``,
-        ``MCR_ONNX_THREADS``, ``MCR_CONF`` and ``MCR_LEDGER``; a bad value is a ``ValueError`` naming the variable."""
+        ``MCR_PHOTO_QUEUE``, ``MCR_ONNX_THREADS``, ``MCR_CONF`` and ``MCR_LEDGER``; a bad value is a ``ValueError`` naming the variable."""
         env = os.environ if environ is None else environ
         fields: dict[str, object] = {}
         for var, name, kind in _ENV:
@@ -55,6 +57,7 @@ _ENV: tuple[tuple[str, str, type], ...] = (
     ("MCR_MAX_UPLOAD_MB", "max_upload_bytes", float),
     ("MCR_MAX_PIXELS", "max_pixels", int),
     ("MCR_INFERENCE_WORKERS", "inference_workers", int),
+    ("MCR_PHOTO_QUEUE", "photo_queue", int),
     ("MCR_ONNX_THREADS", "onnx_threads", int),
     ("MCR_CONF", "conf", float),
     ("MCR_LEDGER", "ledger_path", Path),

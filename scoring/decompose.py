@@ -104,39 +104,54 @@ def _splits(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
     return _unique(found)
 
 
-def _groups_of(counts: list[int]) -> list[tuple[int, tuple[int, ...]]]:
-    return [(start, tuple(counts[start : start + (7 if start == HONOR_START else 9)])) for start in SUIT_STARTS]
+_SUIT_SPANS = tuple((start, start + (7 if start == HONOR_START else 9)) for start in SUIT_STARTS)
+
+
+class _Suit(NamedTuple):
+    """What the readings and the waits need of one suit's counts, worked out once per counts."""
+
+    counts: tuple[int, ...]
+    start: int  # its first tile
+    splits: tuple[tuple[Group, ...], ...]  # its readings as concealed groups; none when it cannot be read
+    pair: bool  # 3k+2 tiles: the suit holds the pair
+    size: int
+    knit: int  # the most tiles of one of its 147, 258, 369 present (suited only)
+    faces: int  # how many of its faces it holds
+    even: bool  # every face held an even number of times
 
 
 @lru_cache(maxsize=None)
-def _group_splits(counts: tuple[int, ...], start: int) -> tuple[tuple[Group, ...], ...]:
-    """``_splits`` of one suit as ready-made concealed groups (cached: groups are immutable)."""
-    splits = _splits(counts, start == HONOR_START)
-    return tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in splits)
+def _suit(counts: tuple[int, ...], start: int) -> _Suit:
+    honors = start == HONOR_START
+    splits = tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in _splits(counts, honors))
+    size = sum(counts)
+    knit = 0 if honors else max(sum(1 for r in range(first, 9, 3) if counts[r]) for first in range(3))
+    faces = sum(1 for n in counts if n)
+    return _Suit(counts, start, splits, size % 3 == 2, size, knit, faces, not any(n % 2 for n in counts))
+
+
+def _suits(counts: list[int] | tuple[int, ...]) -> list[_Suit]:
+    """The counts cut into their four suits, each summed up."""
+    return [_suit(tuple(counts[start:end]), start) for start, end in _SUIT_SPANS]
 
 
 def regular_splits(counts: list[int]) -> list[tuple[Group, ...]]:
     """Every way to read the standing tiles plus the winning tile as sets and exactly one pair."""
-    per_suit = []
-    pairs = 0
-    for start, suit in _groups_of(counts):
-        options = _group_splits(suit, start)
-        if not options:
-            return []
-        pairs += sum(suit) % 3 == 2
-        per_suit.append(options)
-    if pairs != 1:
+    return _regular_splits(_suits(counts))
+
+
+def _regular_splits(suits: list[_Suit]) -> list[tuple[Group, ...]]:
+    a, b, c, d = suits
+    if not (a.splits and b.splits and c.splits and d.splits) or a.pair + b.pair + c.pair + d.pair != 1:
         return []
-    return [sum(choice, ()) for choice in product(*per_suit)]
+    if len(a.splits) == len(b.splits) == len(c.splits) == len(d.splits) == 1:  # the common case: one reading
+        return [a.splits[0] + b.splits[0] + c.splits[0] + d.splits[0]]
+    return [sum(choice, ()) for choice in product(a.splits, b.splits, c.splits, d.splits)]
 
 
 def regular_complete(counts: list[int]) -> bool:
-    pairs = 0
-    for start, suit in _groups_of(counts):
-        if not _splits(suit, start == HONOR_START):
-            return False
-        pairs += sum(suit) % 3 == 2
-    return pairs == 1
+    suits = _suits(counts)
+    return all(s.splits for s in suits) and sum(s.pair for s in suits) == 1
 
 
 def special_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
@@ -164,6 +179,11 @@ def _is_knitted_suited(tiles: list[int]) -> bool:
     return any(set(tiles) <= set(ks) for ks in KNITTED_STRAIGHTS)
 
 
+def _knit_reach(suits: list[_Suit]) -> int:
+    """An upper bound on the tiles of any one knitted straight present: the best row of each suit."""
+    return suits[0].knit + suits[1].knit + suits[2].knit
+
+
 def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
     """The knitted straights wholly present in the counts, whose remaining tiles read as a set and a pair."""
     present = {i for i, n in enumerate(counts) if n}
@@ -175,6 +195,19 @@ def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
                 rest[i] -= 1
             if regular_complete(rest) or sum(rest) == 2 and max(rest) == 2:
                 found.append(ks)
+    return found
+
+
+def all_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
+    """Every reading of the concealed tiles ``counts`` (the winning tile among them) beside the melds."""
+    suits = _suits(counts)
+    found = [Reading(REGULAR, (*split, *melds)) for split in _regular_splits(suits)]
+    if len(melds) > 1:  # the special forms and the knitted straight leave room for one meld at most
+        return found
+    if not melds and (all(s.even for s in suits) or sum(s.faces for s in suits) >= 13):  # pairs, or 13 faces
+        found += special_readings(counts, melds)
+    if _knit_reach(suits) == 9:
+        found += knitted_straight_readings(counts, melds)
     return found
 
 
@@ -195,38 +228,39 @@ def knitted_straight_readings(counts: list[int], melds: tuple[Group, ...]) -> li
     return found
 
 
-@lru_cache(maxsize=None)
-def _completions(counts: tuple[int, ...], honors: bool) -> tuple[int, ...]:
-    """The ranks that, added to this suit, leave it readable as sets (plus a pair)."""
-    found = []
-    for r in range(len(counts)):
-        grown = counts[:r] + (counts[r] + 1,) + counts[r + 1 :]
-        if _splits(grown, honors):
-            found.append(r)
-    return tuple(found)
-
-
-def _regular_waits(standing: list[int]) -> set[int]:
+def _regular_waits(suits: list[_Suit]) -> set[int]:
     """Waits for four sets and a pair: the suit that takes the tile must complete, the others be whole."""
-    groups = _groups_of(standing)
-    whole = [bool(_splits(suit, start == HONOR_START)) for start, suit in groups]
-    pairs = [sum(suit) % 3 == 2 for _, suit in groups]
+    broken = [g for g, s in enumerate(suits) if not s.splits]
+    if len(broken) > 1:
+        return set()
+    pairs = sum(s.pair for s in suits)
     found: set[int] = set()
-    for g, (start, suit) in enumerate(groups):
-        if not all(whole[h] for h in range(4) if h != g):
+    for g, s in enumerate(suits):
+        if broken and broken[0] != g:
             continue
-        other_pairs = sum(pairs) - pairs[g]
-        if other_pairs > 1 or (sum(suit) + 1) % 3 != (2 if other_pairs == 0 else 0):
+        other_pairs = pairs - s.pair
+        if other_pairs > 1 or (s.size + 1) % 3 != (2 if other_pairs == 0 else 0):
             continue
-        found.update(start + r for r in _completions(suit, start == HONOR_START))
+        found.update(_completions(s.counts, s.start))
     return found
 
 
-def _special_waits(standing: list[int], open_sets: int) -> set[int]:
+@lru_cache(maxsize=None)
+def _completions(counts: tuple[int, ...], start: int) -> tuple[int, ...]:
+    """The tiles that, added to this suit, leave it readable as sets (plus a pair)."""
+    honors = start == HONOR_START
+    grown = (counts[:r] + (counts[r] + 1,) + counts[r + 1 :] for r in range(len(counts)))
+    return tuple(start + r for r, more in enumerate(grown) if _splits(more, honors))
+
+
+def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits: list[_Suit]) -> set[int]:
     """Waits for the special forms, worked out directly from what each form still lacks."""
     found: set[int] = set()
-    present = {t for t, n in enumerate(standing) if n}
-    if open_sets == 0 and sum(standing) == 13:
+    if open_sets > 1:
+        return found
+    present = None
+    if open_sets == 0 and sum(s.size for s in suits) == 13:
+        present = {t for t, n in enumerate(standing) if n}
         odd = [t for t, n in enumerate(standing) if n % 2]
         if len(odd) == 1:
             found.add(odd[0])  # seven pairs
@@ -238,7 +272,8 @@ def _special_waits(standing: list[int], open_sets: int) -> set[int]:
             for ks in KNITTED_STRAIGHTS:
                 if suited <= set(ks):
                     found |= (set(ks) | _HONORS) - present
-    if open_sets <= 1:
+    if _knit_reach(suits) >= 8:
+        present = present or {t for t, n in enumerate(standing) if n}
         for ks in KNITTED_STRAIGHTS:
             if len(present.intersection(ks)) < 8:
                 continue
@@ -249,13 +284,22 @@ def _special_waits(standing: list[int], open_sets: int) -> set[int]:
             if missing and regular_complete(rest):
                 found.add(missing[0])
             elif not missing:
-                found |= _regular_waits(rest)
+                found |= _regular_waits(_suits(rest))
     return found
 
 
-def waits(standing: list[int], open_sets: int) -> list[int]:
+def waits(standing: list[int] | tuple[int, ...], open_sets: int) -> list[int]:
     """The faces that would finish the standing tiles, in any form.
 
     As in the reference calculator, a face the hand already holds four of still counts as a wait.
     """
-    return sorted(_regular_waits(standing) | _special_waits(standing, open_sets))
+    suits = _suits(standing)
+    return sorted(_regular_waits(suits) | _special_waits(standing, open_sets, suits))
+
+
+def single_wait(standing: list[int] | tuple[int, ...], open_sets: int) -> bool:
+    """Whether exactly one face finishes the standing tiles: ``len(waits(...)) == 1``, given up as soon as two
+    regular waits are found."""
+    suits = _suits(standing)
+    found = _regular_waits(suits)
+    return len(found) < 2 and len(found | _special_waits(standing, open_sets, suits)) == 1

@@ -120,6 +120,8 @@ FANS: tuple[FanSpec, ...] = (
 )
 
 FAN_BY_ID: dict[int, FanSpec] = {f.id: f for f in FANS}
+POINTS: dict[int, int] = {f.id: f.points for f in FANS}
+_RULES: dict[int, FanSpec] = {f.id: f for f in FANS if f.excludes or f.deducts}  # the fans that drop others
 MIN_POINTS = 8
 
 
@@ -140,8 +142,8 @@ def apply_exclusions(raw: dict[int, list[T]]) -> dict[int, list[T]]:
     """
     kept = dict(raw)
     for fan_id in sorted(raw):
-        if fan_id in kept:
-            spec = FAN_BY_ID[fan_id]
+        spec = _RULES.get(fan_id)
+        if spec is not None and fan_id in kept:
             for gone in spec.excludes:
                 kept.pop(gone, None)
             for other, n in spec.deducts:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Any
 
-from scoring.tiles import COPIES_PER_FACE, Tile, tile
+from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
 
 
 class HandError(ValueError):
@@ -78,11 +79,14 @@ class Meld:
         return self.tiles[0]
 
 
+_MELD_SIZES = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4}
+
+
 def _meld_problem(m: Meld) -> str | None:
     """Why a meld cannot exist, or None; one place for every meld rule."""
     if any(not t.is_playable for t in m.tiles):
         return "flowers and face-down tiles cannot be in a meld"
-    size = {MeldKind.CHOW: 3, MeldKind.PUNG: 3, MeldKind.KONG: 4}[m.kind]
+    size = _MELD_SIZES[m.kind]
     if len(m.tiles) != size:
         return f"a {m.kind.value} has {size} tiles, not {len(m.tiles)}"
     if m.kind is MeldKind.CHOW:
@@ -175,8 +179,7 @@ def read_hand_json(
     return tiles, read, win, _codes(flowers, "flowers"), FROM_FACES
 
 
-def _index(t: Tile) -> int:
-    return t.index
+_index = attrgetter("index")
 
 
 def settle(held: Any) -> None:
@@ -255,7 +258,7 @@ def check_tiles(
 ) -> None:
     """Raise a ``HandError`` naming the first way the tiles cannot be held at a table: a flower standing, more
     than four sets, a count (each kong as 3) that is none of ``sizes``, a fifth copy, a bad flower."""
-    bad = [t.code for t in concealed if not t.is_playable]
+    bad = [t.code for t in concealed if t.index >= PLAYABLE_COUNT]
     if bad:
         raise HandError(f"standing tiles must be playable; remove {', '.join(bad)} (flowers go in flowers)")
     if len(melds) > SETS_PER_HAND:
@@ -271,7 +274,7 @@ def check_tiles(
             raise FifthCopyError(f"{n} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if any(not t.is_bonus for t in flowers):
         raise HandError("flowers must be flower or season tiles 1f-8f")
-    for face, n in Counter(flowers).items():
+    for face, n in Counter(flowers).items() if flowers else ():
         if n > 1:
             raise FifthCopyError(f"flower {face.code} appears {n} times: there is one of each")
     if not len(flowers) <= flower_count <= 8:
@@ -349,15 +352,14 @@ class Situation:
             return None
         if self.discarder is not None:
             return self.discarder
-        return WINDS[(WINDS.index(self.seat_wind) - 1) % 4]
+        return WINDS[(self.seat_wind.rank - 2) % 4]  # a wind's rank is its place in E S W N, from 1
 
     def check_against(self, hand: Hand) -> None:
         """Raise ``SituationError`` if the win conditions cannot hold for this hand."""
         win = hand.win_tile  # tiles are singletons: identity is equality
-        holds = sum(1 for t in hand.all_tiles if t is win) - 1
         if self.kong_replacement and not any(m.kind is MeldKind.KONG for m in hand.melds):
             raise SituationError("out with a replacement tile needs a kong in the hand")
-        if self.robbing_kong and holds:
+        if self.robbing_kong and sum(1 for t in hand.all_tiles if t is win) > 1:
             raise SituationError(
                 f"robbing the kong: the other copies of {hand.win_tile.code} are in the robbed kong, not in this hand"
             )

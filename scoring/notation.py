@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.held import Held
-from scoring.tiles import Tile, tile
+from scoring.tiles import BY_CODE, Tile, tile
 
 _TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
 _MELD = re.compile(r"^(?P<tiles>\d+[mpsz]|[ESWNCFP]+),?(?P<n>\d)?$")
@@ -27,8 +27,9 @@ class NotationError(HandError):
 
 def _run_tiles(run: str) -> list[Tile]:
     if run[-1].isalpha() and run[0].isdigit():
-        return [tile(d + run[-1]) for d in run[:-1]]
-    return [tile(c) for c in run]
+        suit = run[-1]
+        return [BY_CODE.get(d + suit) or tile(d + suit) for d in run[:-1]]  # tile() names a bad code
+    return [BY_CODE.get(c) or tile(c) for c in run]
 
 
 def _meld(body: str) -> Meld:
@@ -121,15 +122,20 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
 
 def _runs(tiles: tuple[Tile, ...]) -> str:
-    """Write tiles compactly: ranks grouped before their suit letter, honours as letters."""
+    """Write tiles compactly: ranks grouped before their suit letter (flowers' too), honours as letters."""
     out: list[str] = []
+    suit = ""  # the letter closing the run of ranks being written
     for t in tiles:
-        if t.is_honor:
-            out.append(t.code)
-        elif out and out[-1][-1] == t.code[-1] and out[-1][0].isdigit():
-            out[-1] = out[-1][:-1] + t.code
+        code = t.code
+        if len(code) == 2 and code[0].isdigit():  # a rank and its suit: 5p, 3f
+            if code[1] != suit:
+                out.append(suit)
+                suit = code[1]
+            out.append(code[0])
         else:
-            out.append(t.code)
+            out.append(suit + code)
+            suit = ""
+    out.append(suit)
     return "".join(out)
 
 

@@ -17,21 +17,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from scoring.decompose import (
     FACES,
-    REGULAR,
     SEVEN_PAIRS,
     Group,
     Reading,
     SetKind,
-    knitted_straight_readings,
-    regular_splits,
-    special_readings,
+    all_readings,
     waits,
 )
-from scoring.fans import FAN_BY_ID, MIN_POINTS, Fan, apply_exclusions
+from scoring.fans import FAN_BY_ID, MIN_POINTS, POINTS, Fan, apply_exclusions
 from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
 from scoring.patterns import Found, HandFacts, View, hand_fans, reading_fans
 from scoring.patterns.view import Evidence, label, render, tiles_label
@@ -119,15 +117,15 @@ def score_reading(hand: Hand, situation: Situation | None = None) -> tuple[Score
     none for an incomplete hand or a form without sets): what the wait's shape is read from."""
     situation = situation or Situation()
     situation.check_against(hand)
-    facts, melds = _facts(hand, situation)
+    facts, hidden, melds = _facts(hand, situation)
     shared = hand_fans(facts)
     best: _Best | None = None
-    for reading in _readings(hand, melds):
+    for reading in all_readings(hidden, melds):
         view = _view(facts, reading)
         found = dict(shared)
         found.update(reading_fans(view))
         kept = apply_exclusions(found) or {Fan.CHICKEN_HAND: ["no other fan"]}
-        points = sum(FAN_BY_ID[f].points * len(ev) for f, ev in kept.items())
+        points = sum([POINTS[f] * len(ev) for f, ev in kept.items()])
         rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
         if best is None or rank > best[0]:
             best = (rank, reading.form, view.groups, kept)
@@ -138,7 +136,9 @@ def is_complete(hand: Hand) -> bool:
     """Whether the hand's tiles make a complete hand in some form: what `score` tells by any error but
     ``NOT_A_WIN``, without scoring a reading's fans (the photo reader asks it of thousands of candidate
     readings)."""
-    return bool(_readings(hand, _meld_groups(hand)))
+    hidden = _counts(hand.concealed)
+    hidden[hand.win_tile.index] += 1
+    return bool(all_readings(hidden, _meld_groups(hand)))
 
 
 def winning_faces(standing: Sequence[Tile], melds: tuple[Meld, ...] = ()) -> tuple[Tile, ...]:
@@ -152,61 +152,64 @@ def winning_faces(standing: Sequence[Tile], melds: tuple[Meld, ...] = ()) -> tup
         Hand(tuple(standing), melds, next(t for t in PLAYABLE if t not in held))
     except HandError:
         return ()
+    return tuple(PLAYABLE[i] for i in waits(_counts(standing), len(melds)) if held[PLAYABLE[i]] < COPIES_PER_FACE)
+
+
+def _counts(tiles: Sequence[Tile]) -> list[int]:
+    """The tiles by face."""
     counts = [0] * FACES
-    for t in standing:
+    for t in tiles:
         counts[t.index] += 1
-    return tuple(PLAYABLE[i] for i in waits(counts, len(melds)) if held[PLAYABLE[i]] < COPIES_PER_FACE)
+    return counts
+
+
+_SET_OF = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
 
 
 def _meld_groups(hand: Hand) -> tuple[Group, ...]:
-    return tuple(_meld_group(i, m) for i, m in enumerate(hand.melds))
+    return tuple([Group(_SET_OF[m.kind], m.tiles[0].index, m.concealed, i) for i, m in enumerate(hand.melds)])
 
 
-def _meld_group(i: int, m: Meld) -> Group:
-    kind = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}[m.kind]
-    return Group(kind, m.first.index, m.concealed, i)
-
-
-def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, tuple[Group, ...]]:
-    standing = [0] * FACES
-    for t in hand.concealed:
-        standing[t.index] += 1
-    counts = list(standing)
-    counts[hand.win_tile.index] += 1
+def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, list[int], tuple[Group, ...]]:
+    """The facts every reading shares, the concealed tiles with the winning one by face, the melds as groups."""
+    standing = _counts(hand.concealed)
+    win = hand.win_tile.index
+    hidden = standing.copy()
+    hidden[win] += 1
+    counts = hidden.copy()
+    melded = 0
+    kongs = []
     for m in hand.melds:
-        for t in m.tiles:
-            counts[t.index] += 1
+        first = m.tiles[0].index
+        if m.kind is MeldKind.CHOW:
+            counts[first] += 1
+            counts[first + 1] += 1
+            counts[first + 2] += 1
+        else:
+            counts[first] += len(m.tiles)
+            if m.kind is MeldKind.KONG:
+                kongs.append(first)
+        melded += not m.concealed
     melds = _meld_groups(hand)
     facts = HandFacts(
         counts=tuple(counts),
-        win=hand.win_tile.index,
+        win=win,
         self_drawn=s.self_drawn,
         seat_wind=s.seat_wind.index,
         prevalent_wind=s.prevalent_wind.index,
-        last_of_kind=s.last_of_kind or _shown_copies(hand) == 3,
+        last_of_kind=s.last_of_kind or counts[win] - hidden[win] == 3,  # three shown: the win is the last copy
         kong_replacement=s.kong_replacement,
         robbing_kong=s.robbing_kong,
         last_wall_tile=s.last_wall_tile,
-        melded_sets=sum(1 for m in hand.melds if not m.concealed),
-        kong_tiles=frozenset(m.first.index for m in hand.melds if m.kind is MeldKind.KONG),
+        melded_sets=melded,
+        kong_tiles=frozenset(kongs),
         standing=tuple(standing),
-        open_sets=len(hand.melds),
+        open_sets=len(melds),
     )
-    return facts, melds
+    return facts, hidden, melds
 
 
-def _shown_copies(hand: Hand) -> int:
-    """Copies of the winning tile in the melds: with three shown, the winning tile is the last one."""
-    win = hand.win_tile
-    return sum(1 for m in hand.melds for t in m.tiles if t is win)
-
-
-def _readings(hand: Hand, melds: tuple[Group, ...]) -> list[Reading]:
-    hidden = [0] * FACES
-    for t in (*hand.concealed, hand.win_tile):
-        hidden[t.index] += 1
-    found = [Reading(REGULAR, (*split, *melds)) for split in regular_splits(hidden)]
-    return found + special_readings(hidden, melds) + knitted_straight_readings(hidden, melds)
+_TILE = attrgetter("tile")
 
 
 def _view(facts: HandFacts, reading: Reading) -> View:
@@ -215,16 +218,32 @@ def _view(facts: HandFacts, reading: Reading) -> View:
     groups = reading.groups
     if not facts.self_drawn:
         win = facts.win
-        in_chow = any(g.kind is SetKind.CHOW and g.meld_index is None and g.tile <= win <= g.tile + 2 for g in groups)
-        if not in_chow:
+        in_chow = won_pung = False
+        for g in groups:
+            if g.meld_index is None:
+                if g.kind is SetKind.CHOW:
+                    in_chow = in_chow or g.tile <= win <= g.tile + 2
+                elif g.kind is SetKind.PUNG:
+                    won_pung = won_pung or g.tile == win
+        if won_pung and not in_chow:
             groups = tuple(
                 Group(g.kind, g.tile, False) if g.kind is SetKind.PUNG and g.meld_index is None and g.tile == win else g
                 for g in groups
             )
-    chows = tuple(sorted((g for g in groups if g.kind is SetKind.CHOW), key=lambda g: g.tile))
-    pungs = tuple(sorted((g for g in groups if g.kind in (SetKind.PUNG, SetKind.KONG)), key=lambda g: g.tile))
-    pair = next((g for g in groups if g.kind is SetKind.PAIR), None) if reading.form != SEVEN_PAIRS else None
-    return View(facts, reading.form, groups, chows, pungs, pair)
+    chows = []
+    pungs = []
+    pair = None
+    for g in groups:
+        kind = g.kind
+        if kind is SetKind.CHOW:
+            chows.append(g)
+        elif kind is SetKind.PUNG or kind is SetKind.KONG:
+            pungs.append(g)
+        elif kind is SetKind.PAIR and pair is None:
+            pair = g
+    chows.sort(key=_TILE)
+    pungs.sort(key=_TILE)
+    return View(facts, reading.form, groups, tuple(chows), tuple(pungs), pair if reading.form != SEVEN_PAIRS else None)
 
 
 def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
@@ -232,22 +251,18 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
-    fans = [_fan_score(f, ev) for f, ev in sorted(kept.items())]
+    fans = [_cached_fan_score(f, tuple(ev)) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
-        fans.append(_fan_score(Fan.FLOWER_TILES, [t.code for t in hand.flowers] + unnamed))
+        fans.append(_cached_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)
-    sets = tuple(_reading_set(g) for g in groups) or (
+    sets = tuple([_reading_set(g) for g in groups]) or (
         ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
     )
     return ScoreResult(tuple(fans), points, total, win, None if win else ScoreError.UNDER_EIGHT, payouts,
                        form, sets)
-
-
-def _fan_score(fan_id: int, evidence: list[Evidence]) -> FanScore:
-    return _cached_fan_score(fan_id, tuple(evidence))
 
 
 @lru_cache(maxsize=16384)
@@ -264,11 +279,21 @@ def _reading_set(g: Group) -> ReadingSet:
 def win_payouts(s: Situation, total: int) -> dict[str, int]:
     """Self-drawn: each other seat pays 8 + total. On a discard: the discarder 8 + total, the others 8."""
     discarder = s.paying_discarder
-    paid = {w.code: -(BASE_PAYMENT + total) if s.self_drawn or w is discarder else -BASE_PAYMENT
-            for w in WINDS if w is not s.seat_wind}
-    return {w.code: paid.get(w.code, -sum(paid.values())) for w in WINDS}
+    return dict(_win_payouts(s.seat_wind.index, discarder.index if discarder else None, total))
+
+
+@lru_cache(maxsize=1024)
+def _win_payouts(seat: int, discarder: int | None, total: int) -> tuple[tuple[str, int], ...]:
+    paid = {w.code: -(BASE_PAYMENT + total) if discarder is None or w.index == discarder else -BASE_PAYMENT
+            for w in WINDS if w.index != seat}
+    return tuple((w.code, paid.get(w.code, -sum(paid.values()))) for w in WINDS)
 
 
 def false_win_payouts(s: Situation) -> dict[str, int]:
     """A false win: the caller pays 10 to each other seat."""
-    return {w.code: -3 * FALSE_WIN_PENALTY if w is s.seat_wind else FALSE_WIN_PENALTY for w in WINDS}
+    return dict(_false_win_payouts(s.seat_wind.index))
+
+
+@lru_cache(maxsize=4)
+def _false_win_payouts(seat: int) -> tuple[tuple[str, int], ...]:
+    return tuple((w.code, -3 * FALSE_WIN_PENALTY if w.index == seat else FALSE_WIN_PENALTY) for w in WINDS)

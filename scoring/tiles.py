@@ -65,6 +65,9 @@ class Tile:
         """One of the 34 faces that make up hands (4 copies each in a set)."""
         return self.index < PLAYABLE_COUNT
 
+    def __hash__(self) -> int:
+        return self.index  # one face, one index: counting tiles (a hand's checks, a Counter) hashes them often
+
     def __str__(self) -> str:
         return self.code
 
@@ -120,9 +123,9 @@ BACK: Tile = TILES[-1]
 CLASS_NAMES: tuple[str, ...] = tuple(t.code for t in TILES)
 COPIES_PER_FACE = 4
 
-_BY_CODE: dict[str, Tile] = {t.code: t for t in TILES}
-# ChineseOfficialMahjongHelper's honour digits: 1z–4z winds E S W N, 5z–7z dragons C F P.
-_ALIASES: dict[str, Tile] = {f"{i + 1}z": _BY_CODE[code] for i, code in enumerate("ESWNCFP")}
+# Every code ``tile`` reads, with ChineseOfficialMahjongHelper's honour digits: 1z–4z winds E S W N, 5z–7z
+# dragons C F P.
+BY_CODE: dict[str, Tile] = {t.code: t for t in TILES} | {f"{i + 1}z": TILES[27 + i] for i in range(7)}
 
 
 class TileError(ValueError):
@@ -135,7 +138,7 @@ def tile(code: str) -> Tile:
     >>> tile("7z").en
     'White Dragon'
     """
-    found = _BY_CODE.get(code) or _ALIASES.get(code)
+    found = BY_CODE.get(code)
     if found is None:
         raise TileError(
             f"unknown tile {code!r}: use 1m-9m, 1p-9p, 1s-9s, E S W N, C F P (or 1z-7z), 1f-8f or back"

@@ -17,7 +17,8 @@ PHOTO_PROBLEMS: dict[int | str, dict[str, Any]] = {
     413: {"model": Problem, "description": "over the size or pixel limit"},
     415: {"model": Problem, "description": "not a JPEG, PNG or WebP image"},
     422: {"model": Problem, "description": "corrupt or truncated image, or bad form fields"},
-    503: {"model": Problem, "description": "no detector model available"},
+    503: {"model": Problem, "description": "no detector model available (no_model), or the photo queue is full "
+          "(busy: try again after the Retry-After header's seconds)"},
 }
 
 

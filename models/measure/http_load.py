@@ -1,11 +1,13 @@
 """Load benchmark of the HTTP API with `wrk` (Debian package) against a server on 127.0.0.1.
 
     uv run python -m models.measure.http_load [--seconds 20] [--connections 16] [--photo PHOTO] [--fake]
+        [--endpoints score,scan] [--checkout DIR]
 
-Starts the service (`api.app:create_app`, as `mcr serve` does; with ``--fake``, with the fake detector)
-on a free loopback port, then runs wrk for
+Starts the service (`api.app:create_app`, as `mcr serve` does; with ``--fake``, with the fake detector;
+``--checkout``: another checkout's, by its own .venv) on a free loopback port, then runs wrk for
 ``POST /v1/score`` (a notation hand) and ``POST /v1/scan`` (the photo, multipart) and prints req/s and
-p50/p95 latency as a Markdown table. Needs `apt-get install wrk`.
+p50/p95 latency as a Markdown table; ``errors`` counts answers other than 2xx (a full photo queue's 503s).
+Needs `apt-get install wrk`.
 """
 
 from __future__ import annotations
@@ -54,10 +56,13 @@ def encode(ext: str, width: int = 320, height: int = 240) -> bytes:
 
 class LiveServer:
     """An app factory (``module:function``) served by uvicorn in its own process on a free loopback port while
-    the block runs, with ``env`` added to its environment: real sockets, its own GIL."""
+    the block runs, with ``env`` added to its environment: real sockets, its own GIL. ``checkout``: another
+    checkout's service, run by its own ``.venv`` (the previous release, measured side by side)."""
 
-    def __init__(self, factory: str, **env: str) -> None:
+    def __init__(self, factory: str, checkout: Path | None = None, **env: str) -> None:
         self.factory = factory
+        self.root = checkout or ROOT  # another checkout is served by its own environment's Python
+        self.python = str(checkout / ".venv" / "bin" / "python") if checkout else sys.executable
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
@@ -65,9 +70,9 @@ class LiveServer:
         self._env = {**os.environ, **env}
 
     def __enter__(self) -> LiveServer:
-        command = [sys.executable, "-m", "uvicorn", "--factory", self.factory, "--host",
+        command = [self.python, "-m", "uvicorn", "--factory", self.factory, "--host",
                    "127.0.0.1", "--port", str(self.port), "--log-level", "warning"]
-        self._process = subprocess.Popen(command, env=self._env, cwd=ROOT)
+        self._process = subprocess.Popen(command, env=self._env, cwd=self.root)
         deadline = time.monotonic() + 180  # generous: start-up crawls on starved shared cores
         while time.monotonic() < deadline and self._process.poll() is None:
             try:
@@ -77,6 +82,11 @@ class LiveServer:
                 time.sleep(0.1)
         self.__exit__()
         raise RuntimeError("the server did not start")
+
+    @property
+    def pid(self) -> int:
+        """The server process's id (to read its memory)."""
+        return self._process.pid
 
     def __exit__(self, *_: object) -> None:
         self._process.terminate()
@@ -115,12 +125,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--photo", type=Path, help="photo for /v1/scan (default: a synthetic one)")
     parser.add_argument("--fake", action="store_true", help="serve the fake detector instead of the model")
+    parser.add_argument("--checkout", type=Path, help="serve this checkout (with its own .venv) instead of this one")
+    parser.add_argument("--endpoints", default="score,scan", help="which to load, of score and scan (default both)")
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
     photo = args.photo.read_bytes() if args.photo else encode(".jpg", 960, 320)
     factory = FAKE_APP if args.fake else "api.app:create_app"
-    with LiveServer(factory, FAKE_TILES=FAKE_TILES, MCR_MAX_UPLOAD_MB="15") as server, \
+    with LiveServer(factory, args.checkout, FAKE_TILES=FAKE_TILES, MCR_MAX_UPLOAD_MB="15") as server, \
             tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         score = lua_post(json.dumps({"hand": "[567m,2][567s,3]567p234p1s1s", "win": "self_drawn"}).encode(),
@@ -132,8 +144,9 @@ def main(argv: list[str] | None = None) -> None:
                            headers={"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"})
         check.raise_for_status()
         tiles = len(check.json()["tiles"])
-        results = {"/v1/score": run_wrk(f"{server.url}/v1/score", score, args.seconds, args.connections),
-                   "/v1/scan": run_wrk(f"{server.url}/v1/scan", scan, args.seconds, args.connections)}
+        scripts = {"score": score, "scan": scan}
+        results = {f"/v1/{name}": run_wrk(f"{server.url}/v1/{name}", scripts[name], args.seconds, args.connections)
+                   for name in args.endpoints.split(",")}
     detector = "fake detector" if args.fake else f"model {os.environ.get('MCR_MODEL', 'shipped')}"
     print(f"wrk -t{min(2, args.connections)} -c{args.connections} -d{args.seconds}s, {detector}, "
           f"scan photo {len(photo) // 1024} KB ({tiles} tiles read), {os.cpu_count()} cores")

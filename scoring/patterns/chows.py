@@ -7,6 +7,7 @@ fans count (``_best_pairs``). Ties between equally large choices go to the lower
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from scoring.fans import FAN_BY_ID, Fan
@@ -56,18 +57,17 @@ def two_chow_fan(a: int, b: int) -> int | None:
     return Fan.MIXED_DOUBLE_CHOW if rank(a) == rank(b) else None
 
 
-def _terminal_chows_fan(v: View) -> int | None:
+def _terminal_chows_fan(tiles: tuple[int, ...], pair: int) -> int | None:
     """Pure / Three-Suited Terminal Chows: 123 and 789 twice, with a pair of fives."""
-    if v.pair is None or v.pair.tile >= 27 or rank(v.pair.tile) != 4:
+    if pair < 0 or pair >= 27 or rank(pair) != 4:
         return None
-    tiles = [g.tile for g in v.chows]
     suits = {suit(t) for t in tiles}
     if sorted(rank(t) for t in tiles) != [0, 0, 6, 6]:
         return None
-    if suits == {suit(v.pair.tile)} and tiles[0] != tiles[2]:
+    if suits == {suit(pair)} and tiles[0] != tiles[2]:
         return Fan.PURE_TERMINAL_CHOWS
     both_in_each = all(sorted(rank(t) for t in tiles if suit(t) == s) == [0, 6] for s in suits)
-    if len(suits) == 2 and both_in_each and suit(v.pair.tile) not in suits:
+    if len(suits) == 2 and both_in_each and suit(pair) not in suits:
         return Fan.THREE_SUITED_TERMINAL_CHOWS
     return None
 
@@ -116,24 +116,33 @@ def chow_fans(v: View, found: Found) -> None:
     groups = v.chows
     if len(groups) < 2:
         return
-    tiles = [g.tile for g in groups]
+    pair = v.pair.tile if v.pair is not None and len(groups) == 4 else -1
+    for fan, members in _chow_plan(tuple(g.tile for g in groups), pair):
+        add(found, fan, tuple(groups[i] if i < 4 else v.pair for i in members))
+
+
+# Chows starting at given tiles (and a pair beside four chows) make the same fans in every hand.
+@lru_cache(maxsize=1 << 16)
+def _chow_plan(tiles: tuple[int, ...], pair: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The chow fans of chows starting at ``tiles`` (sorted) beside a pair of ``pair`` (-1: none asked), each
+    with the positions in ``tiles`` of the chows that make it (4: the pair)."""
     if len(tiles) == 4:
-        special = _terminal_chows_fan(v)
+        special = _terminal_chows_fan(tiles, pair)
         if special:
-            add(found, special, (*groups, v.pair))
-            return
+            return ((special, (0, 1, 2, 3, 4)),)
         fan = _four_chow_fan(*tiles)
         if fan:
-            add(found, fan, groups)
-            return
-    if len(tiles) >= 3 and _three_chow_fans(groups, tiles, found):
-        return
-    for fan, i, j in _best_pairs(tiles):
-        add(found, fan, (groups[i], groups[j]))
+            return ((fan, (0, 1, 2, 3)),)
+    if len(tiles) >= 3:
+        plan = _three_chow_plan(tiles)
+        if plan:
+            return plan
+    return tuple((fan, (i, j)) for fan, i, j in _best_pairs(list(tiles)))
 
 
-def _three_chow_fans(groups, tiles: list[int], found: Found) -> bool:
-    """The best three-chow fan, plus for a fourth chow one two-chow fan with one of the three."""
+def _three_chow_plan(tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The best three-chow fan, plus for a fourth chow one two-chow fan with one of the three; none if no three
+    chows make a fan."""
     options = []
     for trio in combinations(range(len(tiles)), 3):
         fan = three_chow_fan(*(tiles[i] for i in trio))
@@ -144,9 +153,6 @@ def _three_chow_fans(groups, tiles: list[int], found: Found) -> bool:
             )
             options.append((-FAN_BY_ID[fan].points, -len(extra[:1]), fan, trio, extra[:1]))
     if not options:
-        return False
+        return ()
     _, _, fan, trio, extra = min(options)
-    add(found, fan, tuple(groups[i] for i in trio))
-    for f, i, j in extra:
-        add(found, f, (groups[i], groups[j]))
-    return True
+    return ((fan, trio), *((f, (i, j)) for f, i, j in extra))

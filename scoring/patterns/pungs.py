@@ -7,6 +7,7 @@ neither, and wind pungs inside Big Three Winds / Little or Big Four Winds neithe
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 
 from scoring.decompose import HONOR_START, SetKind
@@ -40,27 +41,31 @@ def _double_pung(a: int, b: int) -> bool:
 def pung_pattern_fans(v: View, found: Found) -> None:
     """Shifted/triple/double pungs: the largest pattern, then one Double Pung with a fourth pung."""
     groups = v.pungs
-    tiles = [g.tile for g in groups]
-    if len(tiles) == 4 and suit(tiles[0]) == suit(tiles[3]) < 3 and tiles == list(range(tiles[0], tiles[0] + 4)):
-        add(found, Fan.FOUR_PURE_SHIFTED_PUNGS, groups)
+    if len(groups) < 2:
         return
+    for fan, members in _pung_plan(tuple(g.tile for g in groups)):
+        add(found, fan, tuple(groups[i] for i in members))
+
+
+@lru_cache(maxsize=1 << 16)
+def _pung_plan(tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The pung-pattern fans of pungs of ``tiles`` (sorted), each with the positions of the pungs that make it."""
+    if len(tiles) == 4 and suit(tiles[0]) == suit(tiles[3]) < 3 and tiles == tuple(range(tiles[0], tiles[0] + 4)):
+        return ((Fan.FOUR_PURE_SHIFTED_PUNGS, (0, 1, 2, 3)),)
     for trio in combinations(range(len(tiles)), 3):
         fan = _three_pung_fan(*(tiles[i] for i in trio))
         if fan:
-            add(found, fan, tuple(groups[i] for i in trio))
             rest = [i for i in range(len(tiles)) if i not in trio]
-            for i in trio:
-                if rest and _double_pung(tiles[i], tiles[rest[0]]):
-                    add(found, Fan.DOUBLE_PUNG, (groups[i], groups[rest[0]]))
-                    break
-            return
-    for i, j in combinations(range(len(tiles)), 2):
-        if _double_pung(tiles[i], tiles[j]):
-            add(found, Fan.DOUBLE_PUNG, (groups[i], groups[j]))
+            double = next(((i, rest[0]) for i in trio if rest and _double_pung(tiles[i], tiles[rest[0]])), None)
+            return ((fan, trio),) + (((Fan.DOUBLE_PUNG, double),) if double else ())
+    return tuple((Fan.DOUBLE_PUNG, (i, j)) for i, j in combinations(range(len(tiles)), 2)
+                 if _double_pung(tiles[i], tiles[j]))
 
 
 def honor_fans(v: View, found: Found) -> None:
     """Winds and dragons, and the Pung of Terminals or Honors for the pungs no other fan takes."""
+    if not v.pungs:
+        return
     facts = v.facts
     winds = [g for g in v.pungs if HONOR_START <= g.tile < DRAGON_START]
     dragons = [g for g in v.pungs if g.tile >= DRAGON_START]
@@ -99,6 +104,8 @@ def honor_fans(v: View, found: Found) -> None:
 
 def kong_fans(v: View, found: Found) -> None:
     """Kong counts by kind, and the concealed pungs (concealed kongs included)."""
+    if not v.pungs:
+        return
     kongs = [g for g in v.pungs if g.kind is SetKind.KONG]
     hidden = [g for g in kongs if g.concealed]
     shown = [g for g in kongs if not g.concealed]

@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from scoring.decompose import (
+    FACES,
     HONOR_START,
     HONORS_AND_KNITTED,
     KNITTED_STRAIGHT,
@@ -13,7 +12,6 @@ from scoring.decompose import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
-    Group,
     SetKind,
 )
 from scoring.fans import Fan
@@ -59,22 +57,28 @@ def nine_gates(facts: HandFacts, found: Found) -> None:
 
 def set_trait_fans(v: View, found: Found) -> None:
     """All Chows, Outside Hand and All Fives: traits every set and the pair of a regular reading share."""
-    if v.form not in (REGULAR, KNITTED_STRAIGHT) or v.pair is None:
+    if v.pair is None:
         return
-    units = [g for g in v.groups if g.kind is not SetKind.KNITTED]
-    if len(v.chows) + 3 * (v.form == KNITTED_STRAIGHT) == 4 and v.pair.tile < HONOR_START:
-        add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
+    if v.form == KNITTED_STRAIGHT:
+        if len(v.chows) == 1 and v.pair.tile < HONOR_START:
+            add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
+        return
     if v.form != REGULAR:
         return
-    traits = [_traits(g) for g in units]
+    if len(v.chows) == 4 and v.pair.tile < HONOR_START:
+        add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
+    traits = [(_CHOW_TRAITS if g.kind is SetKind.CHOW else _SET_TRAITS)[g.tile] for g in v.groups]
     if all(outside for outside, _ in traits):
-        add(found, Fan.OUTSIDE_HAND, tuple(units))
+        add(found, Fan.OUTSIDE_HAND, v.groups)
     if all(five for _, five in traits):
-        add(found, Fan.ALL_FIVES, tuple(units))
+        add(found, Fan.ALL_FIVES, v.groups)
 
 
-@lru_cache(maxsize=1024)
-def _traits(g: Group) -> tuple[bool, bool]:
+def _traits(tiles: tuple[int, ...]) -> tuple[bool, bool]:
     """Whether a set or pair holds a terminal or honour, and whether it holds a suited five."""
-    tiles = (g.tile, g.tile + 1, g.tile + 2) if g.kind is SetKind.CHOW else (g.tile,)
     return any(map(is_terminal_or_honor, tiles)), any(t < HONOR_START and rank(t) == 4 for t in tiles)
+
+
+# By a set's lowest tile: a chow starting there (no chow starts at rank 8 or 9), or a pung, kong or pair of it.
+_CHOW_TRAITS = tuple(_traits((t, t + 1, t + 2)) for t in range(HONOR_START))
+_SET_TRAITS = tuple(_traits((t,)) for t in range(FACES))

@@ -55,9 +55,10 @@ def wait_fans(v: View, found: Found) -> None:
     """Edge, Closed or Single Wait, when the wait is unique."""
     facts = v.facts
     roles: dict[str, Group] = {}
+    win = facts.win
     for g in v.groups:
-        if g.meld_index is None:
-            role = win_role(g, facts.win)
+        if g.meld_index is None and (g.tile <= win <= g.tile + 2 or g.kind is SetKind.KNITTED):  # it may hold win
+            role = win_role(g, win)
             if role in _WAIT_FANS:
                 roles.setdefault(role, g)
     if not roles or not facts.unique_wait:

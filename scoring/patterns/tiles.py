@@ -5,50 +5,75 @@ Each family gives its largest pattern only (a one-suit hand is a flush, never al
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from functools import lru_cache
+
 from scoring.decompose import FACES, HONOR_START
 from scoring.fans import Fan
-from scoring.patterns.view import Found, HandFacts, add, is_terminal_or_honor, rank, suit, tiles_label
+from scoring.patterns.view import Found, HandFacts, add, is_terminal_or_honor, tiles_label
 from scoring.tiles import tile
 
-_GREEN = frozenset(tile(c).index for c in ("2s", "3s", "4s", "6s", "8s", "F"))
-_REVERSIBLE = frozenset(
+
+def _bits(tiles: Iterable[int]) -> int:
+    """Tiles as the bits of one int: which tiles a hand holds is then tested against a family at once."""
+    return sum(1 << t for t in set(tiles))
+
+
+_GREEN = _bits(tile(c).index for c in ("2s", "3s", "4s", "6s", "8s", "F"))
+_REVERSIBLE = _bits(
     tile(c).index for c in ("1p", "2p", "3p", "4p", "5p", "8p", "9p", "2s", "4s", "5s", "6s", "8s", "9s", "P")
 )
+_TERMINALS_AND_HONORS = _bits(t for t in range(FACES) if is_terminal_or_honor(t))
+_SUITS = tuple(_bits(range(start, start + 9)) for start in (0, 9, 18))
+_WINDS = _bits(range(4))  # of the honour bits: E S W N, then the dragons
+_RANKS = _bits(range(9))
+_TERMINAL_RANKS = _bits((0, 8))
 _RANK_BANDS = (  # (fan, allowed ranks 0-8)
-    (Fan.UPPER_TILES, frozenset(range(6, 9))),  # ranks 7-9
-    (Fan.MIDDLE_TILES, frozenset(range(3, 6))),  # ranks 4-6
-    (Fan.LOWER_TILES, frozenset(range(0, 3))),  # ranks 1-3
-    (Fan.UPPER_FOUR, frozenset(range(5, 9))),  # ranks 6-9
-    (Fan.LOWER_FOUR, frozenset(range(0, 4))),  # ranks 1-4
+    (Fan.UPPER_TILES, _bits(range(6, 9))),  # ranks 7-9
+    (Fan.MIDDLE_TILES, _bits(range(3, 6))),  # ranks 4-6
+    (Fan.LOWER_TILES, _bits(range(0, 3))),  # ranks 1-3
+    (Fan.UPPER_FOUR, _bits(range(5, 9))),  # ranks 6-9
+    (Fan.LOWER_FOUR, _bits(range(0, 4))),  # ranks 1-4
 )
 
 
 def tile_fans(facts: HandFacts, found: Found) -> None:
     """Add every fan that depends only on which tiles the hand holds."""
-    present = [t for t in range(FACES) if facts.counts[t]]
-    suits = {suit(t) for t in present if t < HONOR_START}
-    honors = [t for t in present if t >= HONOR_START]
-    if set(present) <= _GREEN:
-        add(found, Fan.ALL_GREEN, tiles_label(present))
-    if set(present) <= _REVERSIBLE:
-        add(found, Fan.REVERSIBLE_TILES, tiles_label(present))
-    if all(is_terminal_or_honor(t) for t in present):
+    counts = facts.counts
+    held = 0  # bit t: the hand holds tile t
+    for t, n in enumerate(counts):
+        if n:
+            held |= 1 << t
+    suits = {s for s, suit in enumerate(_SUITS) if held & suit}
+    honors = held >> HONOR_START
+    if not held & ~_GREEN:
+        add(found, Fan.ALL_GREEN, tiles_label(_present(held)))
+    if not held & ~_REVERSIBLE:
+        add(found, Fan.REVERSIBLE_TILES, tiles_label(_present(held)))
+    if not held & ~_TERMINALS_AND_HONORS:
         fan = Fan.ALL_HONORS if not suits else Fan.ALL_TERMINALS if not honors else Fan.ALL_TERMINALS_AND_HONORS
-        add(found, fan, tiles_label(present))
+        add(found, fan, tiles_label(_present(held)))
     _suit_fans(suits, bool(honors), found)
     if not honors:
-        ranks = {rank(t) for t in present}
+        ranks = (held | held >> 9 | held >> 18) & _RANKS  # bit r: some suit holds rank r + 1
         for fan, band in _RANK_BANDS:
-            if ranks <= band:
-                add(found, fan, tiles_label(present))
+            if not ranks & ~band:
+                add(found, fan, tiles_label(_present(held)))
                 break
-        if 0 not in ranks and 8 not in ranks:
-            add(found, Fan.ALL_SIMPLES, tiles_label(present))
-    if len(suits) == 3 and {t < HONOR_START + 4 for t in honors} == {True, False}:
+        if not ranks & _TERMINAL_RANKS:
+            add(found, Fan.ALL_SIMPLES, tiles_label(_present(held)))
+    if len(suits) == 3 and honors & _WINDS and honors & ~_WINDS:
         add(found, Fan.ALL_TYPES, "characters, dots, bamboo, a wind and a dragon")
-    for t in present:
-        if facts.counts[t] == 4 and t not in facts.kong_tiles:
-            add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+    if 4 in counts:
+        for t in _present(held):
+            if counts[t] == 4 and t not in facts.kong_tiles:
+                add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+
+
+@lru_cache(maxsize=4096)
+def _present(held: int) -> tuple[int, ...]:
+    """The tiles whose bits are set, in tile order."""
+    return tuple(t for t in range(FACES) if held >> t & 1)
 
 
 def _suit_fans(suits: set[int], honors: bool, found: Found) -> None:

@@ -8,10 +8,10 @@ that make it (rendered only for the chosen reading, by ``render``) or a short te
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
-from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, waits
+from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, single_wait
 from scoring.tiles import PLAYABLE
 
 Evidence = str | tuple[Group, ...]
@@ -69,8 +69,9 @@ def render(evidence: Evidence) -> str:
     return evidence if isinstance(evidence, str) else " ".join(label(g) for g in evidence)
 
 
-@dataclass(frozen=True, slots=True)
-class HandFacts:
+class HandFacts(NamedTuple):
+    """Built once per hand (a named tuple: made and read in C, thousands of times a second)."""
+
     counts: tuple[int, ...]  # every tile of the hand by face, a kong counting 4
     win: int
     self_drawn: bool
@@ -93,11 +94,12 @@ class HandFacts:
 
 @lru_cache(maxsize=256)
 def _unique_wait(standing: tuple[int, ...], open_sets: int) -> bool:
-    return len(waits(list(standing), open_sets)) == 1
+    return single_wait(standing, open_sets)
 
 
-@dataclass(frozen=True, slots=True)
-class View:
+class View(NamedTuple):
+    """Built once per reading."""
+
     facts: HandFacts
     form: str
     groups: tuple[Group, ...]
