@@ -5,16 +5,11 @@ needing the ``cluster`` extra: CI runs them in its slow step, with the extra ins
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import secrets
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
+from models.measure.label_ray_speed import local_head
 from vision.labels.batch import RECORDS, read_record, record_path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,40 +53,11 @@ if __name__ == "__main__":
 """
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[dict[str, str]]:
-    """A two-CPU Ray head on 127.0.0.1 with a token of its own, in its own process group (stopped by killing that
-    group: `ray stop` would stop every Ray instance on the machine); yields the environment its drivers need."""
-    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay short
-    port = free_port()
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
-           "RAY_ADDRESS": f"127.0.0.1:{port}", "RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
-    head = subprocess.Popen(
-        [str(Path(sys.executable).parent / "ray"), "start", "--head", "--block", "--node-ip-address=127.0.0.1",
-         f"--port={port}", "--num-cpus=2", "--include-dashboard=false", f"--temp-dir={temp}",
-         f"--dashboard-agent-listen-port={free_port()}"],
-        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 180
-        while subprocess.run([str(Path(sys.executable).parent / "ray"), "status"], env=env,
-                             capture_output=True).returncode != 0:
-            assert head.poll() is None, head.stderr.read().decode()[-2000:]
-            assert time.monotonic() < deadline, "the Ray head did not start in 180 s"
-            time.sleep(1)
+    """A two-CPU Ray head on 127.0.0.1, stopped after this module; the environment its drivers need."""
+    with local_head() as env:
         yield env
-    finally:
-        for sig in (signal.SIGTERM, signal.SIGKILL):  # the GCS and the raylet outlive a SIGTERM
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(head.pid, sig)
-            time.sleep(3)
-        head.wait()
-        shutil.rmtree(temp, ignore_errors=True)
 
 
 def grey_photos(folder: Path, count: int) -> None:

@@ -141,13 +141,14 @@ def _labelled(job: ClusterJob, factory: ThreadedFactory, src: Folder, todo: list
     _connect(job.address)
     try:
         actors, share, threads = _pool_shape(job.actors)
-        # reading a photo is I/O: its tasks reserve no CPU (the actors take every one), and a few of them, each a
-        # worker process to start, keep the actors fed (a task reads a local photo in ~1 ms, one on a bucket in ~50)
+        # One read block per batch, and the same CPUs asked for reading as for labelling: Ray Data then fuses the
+        # two, each actor reading its own batches (no worker process of their own to start, no read task waiting
+        # for a CPU the pool holds); a batch size on map_batches would keep them apart.
         photos = ray.data.read_binary_files([src.path(image) for image in todo], filesystem=src.fs,
-                                            include_paths=True, num_cpus=0, concurrency=max(1, actors // 4),
+                                            include_paths=True, num_cpus=share,
                                             override_num_blocks=math.ceil(len(todo) / job.batch_size))
-        labelled = photos.map_batches(Labeller, fn_constructor_args=(job, factory, threads),
-                                      batch_size=job.batch_size, batch_format="numpy", num_cpus=share,
+        labelled = photos.map_batches(Labeller, fn_constructor_args=(job, factory, threads), batch_size=None,
+                                      batch_format="numpy", num_cpus=share,
                                       compute=ray.data.ActorPoolStrategy(size=min(actors, len(todo))))
         for row in labelled.iter_rows():
             yield _outcome(row)
