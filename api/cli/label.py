@@ -9,6 +9,10 @@ and always detections/ (one record per photo: the resume cache) and summary.json
 class, doubtful images first). A rerun skips photos already labelled unless --force; every file is
 written atomically, so a kill at any moment leaves no half-written file. Exit status 1 if any photo
 could not be read. --all-sides reads each photo from its four sides (as `mcr detect --all-sides`).
+
+--engine ray labels through Ray Data on a Ray cluster (the `cluster` extra): the same outputs and resume;
+IN_DIR and OUT_DIR may then be any URI pyarrow or fsspec opens (s3://bucket/photos). See
+docs/cluster-labelling.md.
 """
 
 from __future__ import annotations
@@ -22,12 +26,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from api.cli import CliError
+
 if TYPE_CHECKING:
     import numpy as np
 
     from vision.detections import TileDetections
 
 FORMATS = ("yolo", "coco", "labelstudio")  # vision.labels.batch.FORMATS, kept here so --help stays fast
+ENGINES = ("local", "ray")
+INSTALL_CLUSTER = ("--engine ray needs the cluster extra (Ray): pip install 'mcr-lens[cluster]', "
+                   "or in a checkout uv sync --extra cluster")
 
 
 def usable_cores() -> int:
@@ -38,12 +47,20 @@ def usable_cores() -> int:
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("label", help="label a folder of photos (YOLO, COCO, Label Studio)",
                                    description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("in_dir", type=Path, metavar="IN_DIR", help="folder of photos (searched recursively)")
-    parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR", help="folder for the labels")
+    parser.add_argument("in_dir", metavar="IN_DIR", help="folder of photos (searched recursively)")
+    parser.add_argument("--out", required=True, metavar="OUT_DIR", help="folder for the labels")
     parser.add_argument("--format", choices=FORMATS, default="yolo", help="label format (default yolo)")
     parser.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
     parser.add_argument("--workers", type=int, default=usable_cores(),
                         help="worker processes, each loading the model once (default: one per core)")
+    parser.add_argument("--engine", choices=ENGINES, default="local",
+                        help="local: worker processes on this machine (default); ray: Ray Data on a Ray cluster")
+    parser.add_argument("--address", help="ray: the cluster's address (default RAY_ADDRESS, else a Ray instance "
+                        "started for this run)")
+    parser.add_argument("--actors", type=int, help="ray: actors, each loading the models once (default: one per "
+                        "CPU of the cluster)")
+    parser.add_argument("--batch-size", type=int, default=16, help="ray: photos an actor labels at a time, and "
+                        "what a lost worker costs (default 16)")
     parser.add_argument("--force", action="store_true", help="label again photos already labelled")
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     parser.add_argument("--all-sides", action="store_true",
@@ -88,7 +105,7 @@ class Progress:
 
 
 def labelling_reader(model: Path, threads: int, conf: float, all_sides: bool) -> Callable[[np.ndarray], TileDetections]:
-    """The reader each labelling worker makes for itself (a module-level function: the pool pickles it)."""
+    """The reader each labelling worker or actor makes for itself (a module-level function: the pool pickles it)."""
     from vision.detector import Detector
     from vision.views import photo_reader
 
@@ -102,7 +119,6 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.detector import default_model_path
     from vision.faces import face_model_path, reader_paths
-    from vision.labels.batch import Job, label_folder
     from vision.labels.summary import summary_text
     from vision.weights import BOX_REFINER
 
@@ -115,12 +131,26 @@ def run(args: argparse.Namespace) -> int:
     models = model_id(model) + "".join(f"+{model_id(path)}" for path in readers) + \
         ("+all-sides" if args.all_sides else "")  # records made another way are redone
     prefix = {} if args.url_prefix is None else {"url_prefix": args.url_prefix}
-    job = Job(args.in_dir, args.out, args.format, models, conf=args.conf, workers=args.workers,
-              force=args.force, **prefix)
-    threads = max(1, usable_cores() // job.workers)  # workers x threads = cores
-    factory = functools.partial(labelling_reader, model, threads, args.conf, args.all_sides)
-    progress = Progress()
-    summary = label_folder(job, factory, lambda o, done, total: progress.update(not o.reused, done, total))
+    reader = functools.partial(labelling_reader, model, conf=args.conf, all_sides=args.all_sides)
+    if args.engine == "ray":
+        try:
+            from vision.labels.cluster import ClusterJob, label_on_ray
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.split(".")[0] in ("ray", "pyarrow"):
+                raise CliError(INSTALL_CLUSTER) from None
+            raise
+        summary = label_on_ray(ClusterJob(args.in_dir, args.out, args.format, models, conf=args.conf,
+                                          force=args.force, address=args.address, actors=args.actors,
+                                          batch_size=args.batch_size, **prefix), reader)
+    else:
+        from vision.labels.batch import Job, label_folder
+
+        job = Job(Path(args.in_dir), Path(args.out), args.format, models, conf=args.conf, workers=args.workers,
+                  force=args.force, **prefix)
+        threads = max(1, usable_cores() // job.workers)  # workers x threads = cores
+        progress = Progress()
+        summary = label_folder(job, functools.partial(reader, threads),
+                               lambda o, done, total: progress.update(not o.reused, done, total))
     print(summary_text(summary))
-    print(f"labels in {args.out} ({', '.join(summary['outputs'])}); summary in {args.out / 'summary.json'}")
+    print(f"labels in {args.out} ({', '.join(summary['outputs'])}); summary in {args.out.rstrip('/')}/summary.json")
     return 1 if summary["failed"] else 0

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import struct
+import sys
 from pathlib import Path
 
 import cv2
@@ -383,3 +384,12 @@ def test_all_sides_labels_with_the_four_turns_vote_and_redoes_one_pass_records(t
     voted = photo.to_original(AllSides(detector)(photo.pixels))
     assert [t.code for t in record.detections.tiles] == [t.code for t in voted.tiles]
     assert (record.detections.confidence >= 0.25).all()
+
+
+def test_without_the_extra_the_ray_engine_says_how_to_install_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if the cluster extra were not installed
+    monkeypatch.delitem(sys.modules, "vision.labels.cluster", raising=False)
+    assert main(["label", str(tmp_path), "--out", str(tmp_path / "out"), "--engine", "ray"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"mcr label: error: {label_cli.INSTALL_CLUSTER}\n"
+    assert "uv sync --extra cluster" in err

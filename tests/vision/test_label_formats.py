@@ -53,7 +53,7 @@ def test_coco_file_read_by_pycocotools(tmp_path):
         images.append(coco.image_record(image_id, name, WIDTH, HEIGHT))
         annotations += coco.to_annotations(found, image_id, len(annotations) + 1)
     path = tmp_path / "annotations.json"
-    coco.save(path, coco.dataset(images, annotations, "test"))
+    path.write_text(coco.dumps(coco.dataset(images, annotations, "test")))
 
     api = COCO(str(path))
     assert [c["name"] for c in api.loadCats(api.getCatIds())] == list(CLASS_NAMES)
@@ -113,7 +113,7 @@ def test_tasks_converted_by_label_studio_give_our_boxes(tmp_path):
     tasks = [labelstudio.task(labelstudio.LOCAL_FILES_PREFIX + name,
                               labelstudio.to_prediction(found, WIDTH, HEIGHT, "m"))
              for name, found in photos.items()]
-    labelstudio.save_tasks(tmp_path / "tasks.json", tasks)
+    (tmp_path / "tasks.json").write_text(labelstudio.tasks_text(tasks))
     loaded = labelstudio.load_tasks(tmp_path / "tasks.json")
     accepted = [{"id": i, **t, "annotations": [{"result": t["predictions"][0]["result"]}]}
                 for i, t in enumerate(loaded, start=1)]

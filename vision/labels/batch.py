@@ -19,10 +19,10 @@ import json
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import numpy as np
@@ -101,32 +101,93 @@ class Outcome:
     broken: str | None = None
 
 
-def discover(in_dir: Path, exclude: Path | None = None) -> tuple[list[str], int]:
-    """Photos under ``in_dir`` (recursive, by suffix, any case) as sorted relative POSIX paths, and
-    how many other files were passed over. Files under ``exclude`` (the output folder) are not looked at."""
-    excluded = exclude.resolve() if exclude is not None else None
+def split_photos(names: Iterable[str]) -> tuple[list[str], int]:
+    """The photos among relative POSIX file names (by suffix, any case), sorted, and how many others there are."""
     photos, others = [], 0
-    for root, dirs, files in os.walk(in_dir):
-        if excluded is not None:
-            dirs[:] = [d for d in dirs if (Path(root) / d).resolve() != excluded]
-        for name in files:
-            if Path(name).suffix.lower() in IMAGE_SUFFIXES:
-                photos.append((Path(root) / name).relative_to(in_dir).as_posix())
-            else:
-                others += 1
+    for name in names:
+        if PurePosixPath(name).suffix.lower() in IMAGE_SUFFIXES:
+            photos.append(name)
+        else:
+            others += 1
     return sorted(photos), others
 
 
+def discover(in_dir: Path, exclude: Path | None = None) -> tuple[list[str], int]:
+    """Photos under ``in_dir`` (recursive) as sorted relative POSIX paths, and how many other files were
+    passed over. Files under ``exclude`` (the output folder) are not looked at."""
+    excluded = exclude.resolve() if exclude is not None else None
+    names = []
+    for root, dirs, files in os.walk(in_dir):
+        if excluded is not None:
+            dirs[:] = [d for d in dirs if (Path(root) / d).resolve() != excluded]
+        names += [(Path(root) / name).relative_to(in_dir).as_posix() for name in files]
+    return split_photos(names)
+
+
+def record_name(image: str) -> str:
+    """Where a photo's record lies, relative to the output folder."""
+    return f"{RECORDS}/{image}.json"
+
+
 def record_path(out_dir: Path, image: str) -> Path:
-    return out_dir / RECORDS / f"{image}.json"
+    return out_dir / record_name(image)
+
+
+def parse_record(text: str) -> ImageRecord | None:
+    """A record from its text, or None if it cannot be read (the image is then redone)."""
+    try:
+        return ImageRecord.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def read_record(path: Path) -> ImageRecord | None:
     """A stored record, or None if there is none or it cannot be read (the image is then redone)."""
     try:
-        return ImageRecord.from_json(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
+        return parse_record(path.read_text(encoding="utf-8"))
+    except OSError:
         return None
+
+
+class Settings(Protocol):
+    """What both engines (this module's processes, `vision.labels.cluster`'s Ray actors) label with."""
+
+    fmt: str
+    model: str
+    conf: float
+    force: bool
+    url_prefix: str
+
+
+def reusable(settings: Settings, record: ImageRecord | None) -> ImageRecord | None:
+    """The stored record if a rerun may keep it: made by the same models and threshold, and no --force."""
+    if settings.force or record is None or record.model != settings.model or record.conf != settings.conf:
+        return None
+    return record
+
+
+def label_photo(settings: Settings, detect: Detect, image: str, read: Callable[[], bytes],
+                save: Callable[[str, str], None], location: str) -> Outcome:
+    """Phase 1 for one photo, in either engine: ``read`` its bytes, decode them upright, detect, ``save`` the
+    record (relative path, text). Any error with the photo becomes a reported failure so the batch goes on;
+    ``location`` (where the photo lies) is replaced by its relative name in the message."""
+    try:
+        # a large JPEG decoded as small as still fills the model's input: what it would see of the whole photo
+        photo = decode_photo(read(), getattr(detect, "size", None))
+        detections = photo.to_original(detect(photo.pixels))
+        record = ImageRecord(image, photo.width, photo.height, detections, settings.conf, settings.model)
+        save(record_name(image), json.dumps(record.to_json()))
+    except Exception as exc:  # a bad photo must never stop the batch: report it and go on
+        error = str(exc).replace(location, image) or type(exc).__name__  # paths stay relative
+        return Outcome(image, reused=False, failure=Failure(image, error))
+    return Outcome(image, reused=False, record=record)
+
+
+def write_local(out_dir: Path, name: str, text: str) -> None:
+    """Write ``OUT/name`` atomically, leaving a file that already holds ``text`` untouched."""
+    path = out_dir / name
+    if not path.is_file() or path.read_text(encoding="utf-8") != text:
+        write_text_atomic(path, text)
 
 
 _detector: Detect | None = None  # this worker process's detector, made once by _start_worker
@@ -143,32 +204,16 @@ def _start_worker(factory: DetectorFactory) -> None:
 
 
 def label_image(job: Job, image: str) -> Outcome:
-    """Phase 1 for one photo; any error with the photo becomes a reported failure so the batch goes on
-    (a detector that did not load stops the batch with its reason: `run_phase_one`)."""
+    """Phase 1 for one photo in a worker process (a detector that did not load stops the batch with its
+    reason: `run_phase_one`)."""
     if _detector is None:
         return Outcome(image, reused=False, broken=_detector_error)
-    try:
-        # a large JPEG decoded as small as still fills the model's input: what it would see of the whole photo
-        photo = decode_photo((job.in_dir / image).read_bytes(), getattr(_detector, "size", None))
-        detections = photo.to_original(_detector(photo.pixels))
-        record = ImageRecord(image, photo.width, photo.height, detections, job.conf, job.model)
-        write_text_atomic(record_path(job.out_dir, image), json.dumps(record.to_json()))
-    except Exception as exc:  # a bad photo must never stop the batch: report it and go on
-        error = str(exc).removeprefix(f"{job.in_dir / image}: ") or type(exc).__name__  # paths stay relative
-        return Outcome(image, reused=False, failure=Failure(image, error))
-    return Outcome(image, reused=False, record=record)
+    path = job.in_dir / image
+    return label_photo(job, _detector, image, path.read_bytes, functools.partial(write_local, job.out_dir),
+                       str(path))
 
 
-def _reusable(job: Job, image: str) -> ImageRecord | None:
-    if job.force:
-        return None
-    record = read_record(record_path(job.out_dir, image))
-    if record is None or record.model != job.model or record.conf != job.conf:
-        return None
-    return record
-
-
-def _check_yolo_names(images: list[str]) -> None:
+def check_yolo_names(images: list[str]) -> None:
     """YOLO names a label after its photo's stem, so ``a.jpg`` and ``a.png`` in one folder would clash."""
     seen: dict[str, str] = {}
     for image in images:
@@ -182,7 +227,7 @@ def run_phase_one(job: Job, images: list[str], factory: DetectorFactory) -> Iter
     """Outcomes as images finish: reused records first, then fresh ones from ``job.workers`` processes."""
     todo = []
     for image in images:
-        record = _reusable(job, image)
+        record = reusable(job, read_record(record_path(job.out_dir, image)))
         if record is None:
             todo.append(image)
         else:
@@ -213,49 +258,56 @@ def _labelled(work: Callable[[str], Outcome], todo: list[str], workers: int,
         pool.join()
 
 
-def yolo_label_path(out_dir: Path, image: str) -> Path:
-    return out_dir / "labels" / PurePosixPath(image).with_suffix(".txt")
-
-
-def _write_yolo(job: Job, records: list[ImageRecord]) -> list[Path]:
-    out = job.out_dir
+def _yolo_files(settings: Settings, records: list[ImageRecord], photos: str) -> dict[str, str]:
+    files = {}
     for r in records:
-        path = yolo_label_path(out, r.path)
         boxes = zip(r.detections.class_id.tolist(), r.detections.xyxy.tolist(), strict=True)
-        text = yolo.label_lines(boxes, r.width, r.height)
-        if not path.is_file() or path.read_text() != text:
-            write_text_atomic(path, text)
-    photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()
+        files[f"labels/{PurePosixPath(r.path).with_suffix('.txt')}"] = yolo.label_lines(boxes, r.width, r.height)
     header = f"# mcr label: labels/ mirrors the photo folder {photos}\ntrain: {photos}\nval: {photos}\n"
-    write_text_atomic(out / "data.yaml", header + yolo.names_yaml())
-    return [out / "labels", out / "data.yaml"]
+    return {**files, "data.yaml": header + yolo.names_yaml()}
 
 
-def _write_coco(job: Job, records: list[ImageRecord]) -> list[Path]:
+def _coco_files(settings: Settings, records: list[ImageRecord], photos: str) -> dict[str, str]:
     images, annotations = [], []
     for image_id, r in enumerate(records, start=1):
         images.append(coco.image_record(image_id, r.path, r.width, r.height))
         annotations += coco.to_annotations(r.detections, image_id, len(annotations) + 1)
-    path = job.out_dir / "annotations.json"
-    coco.save(path, coco.dataset(images, annotations, f"mcr label, model {job.model}"))
-    return [path]
+    return {"annotations.json": coco.dumps(coco.dataset(images, annotations, f"mcr label, model {settings.model}"))}
 
 
-def _write_labelstudio(job: Job, records: list[ImageRecord]) -> list[Path]:
+def _labelstudio_files(settings: Settings, records: list[ImageRecord], photos: str) -> dict[str, str]:
     tasks = [
-        labelstudio.task(job.url_prefix + quote(r.path),
-                         labelstudio.to_prediction(r.detections, r.width, r.height, job.model))
+        labelstudio.task(settings.url_prefix + quote(r.path),
+                         labelstudio.to_prediction(r.detections, r.width, r.height, settings.model))
         for r in records
     ]
-    labelstudio.save_tasks(job.out_dir / "tasks.json", tasks)
-    write_text_atomic(job.out_dir / "labeling_config.xml", labelstudio.labeling_config())
-    return [job.out_dir / "tasks.json", job.out_dir / "labeling_config.xml"]
+    return {"tasks.json": labelstudio.tasks_text(tasks), "labeling_config.xml": labelstudio.labeling_config()}
 
 
-# Phase 2 per format: every file from all records, each atomic; returns what it wrote (for the summary).
-WRITERS: dict[str, Callable[[Job, list[ImageRecord]], list[Path]]] = {
-    "yolo": _write_yolo, "coco": _write_coco, "labelstudio": _write_labelstudio,
+# Phase 2 per format: every file's text from all records, by its path relative to the output folder. ``photos``
+# names the photo folder as the output's data.yaml points at it.
+WRITERS: dict[str, Callable[[Settings, list[ImageRecord], str], dict[str, str]]] = {
+    "yolo": _yolo_files, "coco": _coco_files, "labelstudio": _labelstudio_files,
 }
+
+
+def finish(settings: Settings, images: list[str], outcomes: dict[str, Outcome], other_files: int, seconds: float,
+           photos: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """Phase 2, in either engine: the output files' texts (``summary.json`` last, so a summary means the rest
+    is written) and the summary, from every image's outcome in the photo folder's order."""
+    ordered = [outcomes[image] for image in images]
+    records = [o.record for o in ordered if o.record is not None]
+    files = WRITERS[settings.fmt](settings, records, photos)
+    summary = summarise(
+        records,
+        failures=[o.failure for o in ordered if o.failure is not None],
+        reused=sum(o.reused for o in ordered),
+        other_files=other_files,
+        seconds=seconds,
+    )
+    outputs = list(dict.fromkeys(name.split("/")[0] for name in files))  # labels/ as one output
+    summary = {"format": settings.fmt, "model": settings.model, "conf": settings.conf, "outputs": outputs, **summary}
+    return {**files, "summary.json": json.dumps(summary, indent=1, ensure_ascii=False)}, summary
 
 
 def label_folder(
@@ -267,7 +319,7 @@ def label_folder(
     """
     images, others = discover(job.in_dir, exclude=job.out_dir)
     if job.fmt == "yolo":
-        _check_yolo_names(images)
+        check_yolo_names(images)
     job.out_dir.mkdir(parents=True, exist_ok=True)
     out = job.out_dir  # temporary files left by a run killed mid-write (never read), only where we write
     for stale in [*out.glob(".*.tmp"), *(out / RECORDS).rglob(".*.tmp"), *(out / "labels").rglob(".*.tmp")]:
@@ -278,18 +330,8 @@ def label_folder(
         outcomes[outcome.path] = outcome
         if on_outcome is not None:
             on_outcome(outcome, len(outcomes), len(images))
-    seconds = time.perf_counter() - start
-    ordered = [outcomes[image] for image in images]
-    records = [o.record for o in ordered if o.record is not None]
-    files = WRITERS[job.fmt](job, records)
-    summary = summarise(
-        records,
-        failures=[o.failure for o in ordered if o.failure is not None],
-        reused=sum(o.reused for o in ordered),
-        other_files=others,
-        seconds=seconds,
-    )
-    summary = {"format": job.fmt, "model": job.model, "conf": job.conf,
-               "outputs": [p.relative_to(job.out_dir).as_posix() for p in files], **summary}
-    write_text_atomic(job.out_dir / "summary.json", json.dumps(summary, indent=1, ensure_ascii=False))
+    photos = Path(os.path.relpath(job.in_dir.resolve(), out.resolve())).as_posix()
+    files, summary = finish(job, images, outcomes, others, time.perf_counter() - start, photos)
+    for name, text in files.items():
+        write_local(out, name, text)
     return summary

@@ -15,7 +15,6 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.labels.atomic import write_text_atomic
 
 CATEGORIES: tuple[dict[str, Any], ...] = tuple(
     {"id": t.index + 1, "name": t.code, "supercategory": t.kind.name.lower()} for t in TILES
@@ -68,9 +67,9 @@ def dataset(images: list[dict[str, Any]], annotations: list[dict[str, Any]], des
     }
 
 
-def save(path: Path, data: dict[str, Any]) -> None:
-    """Write a COCO file atomically."""
-    write_text_atomic(path, json.dumps(data, ensure_ascii=False))
+def dumps(data: dict[str, Any]) -> str:
+    """A COCO file's text (written atomically by whichever folder holds it: `vision.labels.batch`)."""
+    return json.dumps(data, ensure_ascii=False)
 
 
 def load(path: Path) -> dict[str, Any]:

@@ -18,7 +18,6 @@ import numpy as np
 
 from scoring.tiles import TILES, Kind, tile
 from vision.detections import TileDetections
-from vision.labels.atomic import write_text_atomic
 
 FROM_NAME = "tile"
 TO_NAME = "image"
@@ -99,9 +98,9 @@ def task(image_url: str, prediction: dict[str, Any]) -> dict[str, Any]:
     return {"data": {DATA_KEY: image_url}, "predictions": [prediction]}
 
 
-def save_tasks(path: Path, tasks: list[dict[str, Any]]) -> None:
-    """Write a Label Studio import file (a JSON list of tasks) atomically."""
-    write_text_atomic(path, json.dumps(tasks, ensure_ascii=False))
+def tasks_text(tasks: list[dict[str, Any]]) -> str:
+    """A Label Studio import file's text (a JSON list of tasks)."""
+    return json.dumps(tasks, ensure_ascii=False)
 
 
 def load_tasks(path: Path) -> list[dict[str, Any]]:

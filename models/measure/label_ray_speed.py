@@ -1,0 +1,111 @@
+"""Benchmark `mcr label --engine ray` against the local engine on this machine, and check they write the same labels.
+
+    uv run --extra cluster python -m models.measure.label_ray_speed [--photos 200] [--repeats 3] [--actors 1 2]
+
+Copies the first real photos of the shared dataset (640 x 640 JPEG) into a temporary folder, starts a Ray head on
+127.0.0.1 (`ray start --head`, as a user would before labelling), then labels the folder with the whole command,
+`mcr label --format coco`, once per engine in turn, ``--repeats`` times: the local engine (one worker per core)
+and Ray with each ``--actors`` count, side by side so that other jobs on a shared machine weigh on each alike.
+Prints each run's wall-clock rate (start-up, connection and model loading included) and whether its
+``annotations.json`` equals the local engine's byte for byte.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from models.training.recipes import REAL_PHOTOS
+from vision.weights import REPOSITORY
+
+PHOTOS = REAL_PHOTOS / "train" / "images"
+RAY = Path(sys.executable).parent / "ray"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def local_head(cpus: int = 2) -> Iterator[dict[str, str]]:
+    """A Ray head on 127.0.0.1 with a token of its own, in its own process group; yields the environment its
+    drivers need (``RAY_ADDRESS`` and the token). Stopped by killing that group: `ray stop` would stop every Ray
+    instance on the machine, other users' too."""
+    temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay short
+    port = free_port()
+    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
+           "RAY_ADDRESS": f"127.0.0.1:{port}", "RAY_USAGE_STATS_ENABLED": "0", "RAY_ENABLE_UV_RUN_RUNTIME_ENV": "0"}
+    head = subprocess.Popen(
+        [str(RAY), "start", "--head", "--block", "--node-ip-address=127.0.0.1", f"--port={port}", f"--num-cpus={cpus}",
+         "--include-dashboard=false", f"--temp-dir={temp}", f"--dashboard-agent-listen-port={free_port()}"],
+        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 180
+        while subprocess.run([str(RAY), "status"], env=env, capture_output=True).returncode != 0:
+            if head.poll() is not None:
+                raise RuntimeError(f"the Ray head did not start: {head.stderr.read().decode()[-2000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the Ray head did not start in 180 s")
+            time.sleep(1)
+        yield env
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGKILL):  # the GCS and the raylet outlive a SIGTERM
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(head.pid, sig)
+            time.sleep(3)
+        head.wait()
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def label(env: dict[str, str], photos: Path, out: Path, *engine: str) -> float:
+    """Seconds the whole `mcr label` command took."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "api.cli", "label", str(photos), "--out", str(out), "--format", "coco",
+                    *engine], env=env, cwd=REPOSITORY, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m models.measure.label_ray_speed", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--photos", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--actors", type=int, nargs="+", default=[1, 2])
+    args = parser.parse_args(argv)
+    sources = sorted(PHOTOS.glob("*.jpg"))[:args.photos]
+    if len(sources) < args.photos:
+        raise SystemExit(f"need {args.photos} photos in {PHOTOS}, found {len(sources)}")
+    engines = {"local": ()} | {f"ray x{n}": ("--engine", "ray", "--actors", str(n)) for n in args.actors}
+    with tempfile.TemporaryDirectory() as tmp, local_head() as env:
+        photos = Path(tmp) / "photos"
+        photos.mkdir()
+        for source in sources:
+            shutil.copy(source, photos / source.name)
+        for repeat in range(args.repeats):
+            reference = None
+            for name, engine in engines.items():
+                out = Path(tmp) / f"{name}-{repeat}".replace(" ", "")
+                seconds = label(env, photos, out, *engine)
+                labels = (out / "annotations.json").read_bytes()
+                reference = reference or labels
+                print(f"run {repeat + 1} {name:8s}: {args.photos} photos in {seconds:5.1f} s = "
+                      f"{args.photos / seconds:5.2f} images/s; labels "
+                      f"{'identical to the local engine' if labels == reference else 'DIFFER from the local engine'}",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
