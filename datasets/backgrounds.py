@@ -141,17 +141,19 @@ def keyboard(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     gap = cap * np.float32(0.45 if dark else 0.7)
     out = np.empty((h, w, 3), np.float32)
     out[:] = gap
+    letters = np.zeros((h, w), np.uint8)  # the legends, drawn apart: OpenCV writes text into 8-bit images only
     pitch = float(rng.uniform(0.07, 0.16)) * max(w, h)
-    legend = tuple(float(c) for c in (_jitter(rng, (210, 210, 210), 20) if dark else _jitter(rng, (50, 50, 50), 20)))
+    legend = _jitter(rng, (210, 210, 210), 20) if dark else _jitter(rng, (50, 50, 50), 20)
     for row, y in enumerate(np.arange(-pitch, h + pitch, pitch)):
         for x in np.arange(-pitch + (row % 3) * pitch / 3, w + pitch, pitch):
             x0, y0, x1, y1 = int(x + pitch * 0.08), int(y + pitch * 0.08), int(x + pitch * 0.92), int(y + pitch * 0.92)
             cv2.rectangle(out, (x0, y0), (x1, y1), tuple(float(c) for c in cap), -1)
             cv2.rectangle(out, (x0 + 2, y0 + 2), (x1 - 2, y1 - 2), tuple(float(c) * 1.08 for c in cap), -1)
             letter = chr(65 + int(rng.integers(26)))
-            cv2.putText(out, letter, (x0 + int(pitch * 0.15), y0 + int(pitch * 0.4)), cv2.FONT_HERSHEY_SIMPLEX,
-                        pitch / 90, legend, max(1, int(pitch / 40)), cv2.LINE_AA)
-    return out
+            cv2.putText(letters, letter, (x0 + int(pitch * 0.15), y0 + int(pitch * 0.4)), cv2.FONT_HERSHEY_SIMPLEX,
+                        pitch / 90, 255, max(1, int(pitch / 40)), cv2.LINE_AA)
+    ink = letters.astype(np.float32)[:, :, None] / 255
+    return out * (1 - ink) + legend[None, None, :] * ink
 
 
 def palm(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
