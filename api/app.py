@@ -4,7 +4,6 @@ web pages (``api/static``: the scorer at ``/``, the match sheet at ``/match``). 
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -29,29 +28,9 @@ Tile codes: `1m`-`9m`, `1p`-`9p`, `1s`-`9s`, `E S W N`, `C F P` (red, green, whi
 (flowers and seasons), `back`. Every refusal is a 4xx with `{"error": code, "detail": message}`."""
 
 
-# glibc's mallopt parameters, and the values the service runs with: two heaps for all threads, and every block of
-# 1 MB or more mapped and unmapped on its own (by default that bound rises to the largest block freed, up to 32 MB,
-# and a photo's pixels then fragment the heaps). With the sessions' arenas off (`vision.onnxmodel`), 1,000 varied
-# uploads (`models.measure.http_memory`) leave the server at a peak of 374 MB, where it passed 600 MB before.
-M_ARENA_MAX, ARENAS = -8, 2
-M_MMAP_THRESHOLD, MAPPED = -3, 1 << 20
-
-
-def _steady_heap() -> None:
-    """Keep the process's heap from growing with every photo of a new size (glibc only; elsewhere a no-op)."""
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-    except OSError:
-        return
-    libc.mallopt(M_ARENA_MAX, ARENAS)
-    libc.mallopt(M_MMAP_THRESHOLD, MAPPED)
-
-
 @asynccontextmanager
 async def _warm_up(app: FastAPI) -> AsyncIterator[None]:
-    """Bound the heap's growth and load the detector at start-up, so the first photo is not slowed down (none yet is
-    fine)."""
-    _steady_heap()
+    """Load the detector at start-up, so the first photo is not slowed down (none yet is fine)."""
     if get_detector not in app.dependency_overrides:
         try:
             get_detector(current_settings(app))

@@ -4,7 +4,8 @@ each photo's fastest of three scans).
 
 The example's first reading is sure; ``--all-sides`` times it read from its four sides, as a photo whose first
 reading is not sure is read; ``--real`` times the held-out real hand photos (from ../shared) made 4000x3000 as the
-example is, each read as `scan` decides, the median over photos.
+example is, each read as `scan` decides, the median over photos (``--own-size``: at their own 640 px). The tail (p90, p95, the
+slowest photo) is printed too.
 """
 
 from __future__ import annotations
@@ -68,12 +69,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--model", type=Path, help="ONNX model (default: the shipped one)")
     parser.add_argument("--all-sides", action="store_true", help="read from four sides, as an unsure photo is")
     parser.add_argument("--real", action="store_true", help="the held-out real hand photos, made 4000x3000")
+    parser.add_argument("--own-size", action="store_true", help="with --real: the photos at their own size (640 px)")
     parser.add_argument("--repeat", type=int, default=1, help="scans of each photo, the fastest kept (default 1)")
     args = parser.parse_args(argv)
     if args.real:
         from models.measure.scan_real import held_out_hands
 
-        photos, what = [twelve_megapixels(cv2.imread(str(p))) for p in held_out_hands()], "held-out real hand photos at 4000x3000"
+        grow = (lambda photo: photo) if args.own_size else twelve_megapixels
+        photos = [grow(cv2.imread(str(p))) for p in held_out_hands()]
+        what = f"held-out real hand photos at {'their own size' if args.own_size else '4000x3000'}"
     else:
         photos, what = [twelve_megapixels()] * args.runs, "4000x3000"
     walls, cpus, decodes = timings(Detector(args.model, threads=2), photos, args.all_sides, args.repeat)
@@ -82,7 +86,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"JPEG photo → score on {what}{', four sides' if args.all_sides else ''}, {len(photos)} runs{fastest}: "
           f"wall median {ms(walls):.0f} ms (min "
           f"{min(walls) * 1000:.0f}), CPU median {ms(cpus):.0f} ms over both threads, of which the JPEG decode "
-          f"(half size) {ms(decodes):.0f} ms; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"(half size) {ms(decodes):.0f} ms; wall p90 {_percentile(walls, 0.9) * 1000:.0f}, p95 "
+          f"{_percentile(walls, 0.95) * 1000:.0f}, slowest {max(walls) * 1000:.0f} ms; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+
+
+def _percentile(values: list[float], share: float) -> float:
+    """The value under which ``share`` of the values lie (the nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * len(ordered)) - 1)]
 
 
 if __name__ == "__main__":
