@@ -73,8 +73,10 @@ def local_head(cpus: int = 2) -> Iterator[dict[str, str]]:
 def label(env: dict[str, str], photos: Path, out: Path, *engine: str) -> float:
     """Seconds the whole `mcr label` command took."""
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "api.cli", "label", str(photos), "--out", str(out), "--format", "coco",
-                    *engine], env=env, cwd=REPOSITORY, check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-m", "api.cli", "label", str(photos), "--out", str(out), "--format", "coco",
+                           *engine], env=env, cwd=REPOSITORY, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"mcr label {' '.join(engine)} failed:\n{done.stderr[-3000:]}")
     return time.perf_counter() - start
 
 

@@ -1,6 +1,6 @@
 """`mcr label --engine ray` against a Ray cluster this module starts on 127.0.0.1 (`ray start --head`) and stops:
 the same labels as the local engine, failures reported by name, resume after the driver is killed, and a
-worker killed mid-batch costing only its batch. Slow (a Ray cluster starts in ~20 s on two busy cores) and
+worker killed mid-batch costing only its batch, photos and labels on an S3-compatible server. Slow (a Ray cluster starts in ~20 s on two busy cores) and
 needing the ``cluster`` extra: CI runs them in its slow step, with the extra installed."""
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import cv2
 import numpy as np
 import pytest
 
-from models.measure.label_ray_speed import local_head
-from vision.labels.batch import RECORDS, read_record, record_path
+from models.measure.label_ray_speed import free_port, local_head
+from vision.labels.batch import RECORDS, ImageRecord, parse_record, read_record, record_name, record_path
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,6 +71,13 @@ def mcr_label(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=600)
 
 
+def assert_same_labels(mine: ImageRecord, theirs: ImageRecord) -> None:
+    """The same photo size and tiles in the same order, each box within half a pixel."""
+    assert (mine.path, mine.width, mine.height) == (theirs.path, theirs.width, theirs.height)
+    assert [t.code for t in mine.detections.tiles] == [t.code for t in theirs.detections.tiles], mine.path
+    np.testing.assert_allclose(mine.detections.xyxy, theirs.detections.xyxy, atol=0.5)
+
+
 def test_same_labels_as_the_local_engine_and_failures_by_name(cluster, tmp_path):
     photos = tmp_path / "photos"
     (photos / "table").mkdir(parents=True)
@@ -89,10 +96,8 @@ def test_same_labels_as_the_local_engine_and_failures_by_name(cluster, tmp_path)
 
     images = ["table/hand0.jpg", "table/hand1.jpg", "table/hand2.jpg", "turned.png"]
     for image in images:
-        mine, theirs = read_record(record_path(tmp_path / "ray", image)), read_record(record_path(tmp_path / "local", image))
-        assert (mine.width, mine.height) == (theirs.width, theirs.height)
-        assert [t.code for t in mine.detections.tiles] == [t.code for t in theirs.detections.tiles], image
-        np.testing.assert_allclose(mine.detections.xyxy, theirs.detections.xyxy, atol=0.5)
+        assert_same_labels(read_record(record_path(tmp_path / "ray", image)),
+                           read_record(record_path(tmp_path / "local", image)))
     assert len(read_record(record_path(tmp_path / "ray", "table/hand0.jpg")).detections) >= 14  # a hand was read
     summaries = [json.loads((tmp_path / side / "summary.json").read_text()) for side in ("local", "ray")]
     for summary in summaries:
@@ -157,3 +162,49 @@ def test_a_killed_worker_costs_only_its_batch(cluster, tmp_path):
     assert stdout.split()[-4:] == [str(photos), str(photos), "0", "0"]  # every photo labelled, none failed
     assert len(list(actors.iterdir())) >= 3, "the killed actor was not restarted"
     check_all_labelled(out, photos)
+
+
+@pytest.fixture
+def bucket() -> Iterator[str]:
+    """An S3-compatible server on 127.0.0.1 (moto) with an empty bucket; yields the URI options that reach it."""
+    moto_server = pytest.importorskip("moto.server")
+    boto3 = pytest.importorskip("boto3")
+    port = free_port()
+    server = moto_server.ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+    server.start()
+    try:
+        boto3.client("s3", endpoint_url=f"http://127.0.0.1:{port}", region_name="us-east-1",
+                     aws_access_key_id="test", aws_secret_access_key="test").create_bucket(Bucket="tiles")
+        yield f"endpoint_override=127.0.0.1:{port}&scheme=http&region=us-east-1"
+    finally:
+        server.stop()
+
+
+def test_photos_and_labels_on_a_bucket(cluster, bucket, tmp_path):
+    from vision.labels.folders import Folder
+
+    photos = Folder.open(f"s3://test:test@tiles/photos?{bucket}")
+    local = tmp_path / "photos"
+    local.mkdir()
+    hand = cv2.imread(str(REPO / "examples" / "hand.jpg"))
+    for i, scale in enumerate((0.5, 0.3)):
+        cv2.imwrite(str(local / f"hand{i}.jpg"), cv2.resize(hand, None, fx=scale, fy=scale))
+    (local / "broken.jpg").write_bytes(b"\xff\xd8\xff\xe0 this is no JPEG")
+    for path in local.iterdir():
+        with photos.fs.open_output_stream(photos.path(path.name)) as stream:
+            stream.write(path.read_bytes())
+
+    out_uri = f"s3://test:test@tiles/labels?{bucket}"
+    runs = [mcr_label(cluster, f"s3://test:test@tiles/photos?{bucket}", "--out", out_uri, "--format", "yolo",
+                      "--engine", "ray") for _ in range(2)]
+    assert [run.returncode for run in runs] == [1, 1], runs[0].stderr[-3000:]  # 1: the broken photo
+    out = Folder.open(out_uri)
+    summary = json.loads(out.read_text("summary.json"))
+    assert (summary["images"], summary["skipped"], summary["failed"]) == (3, 2, 1)  # the rerun kept both records
+    assert summary["failures"][0]["image"] == "broken.jpg"
+    assert "train: s3://tiles/photos" in out.read_text("data.yaml")  # no credentials, no options
+
+    assert mcr_label(cluster, str(local), "--out", str(tmp_path / "local"), "--format", "yolo").returncode == 1
+    for image in ("hand0.jpg", "hand1.jpg"):
+        assert_same_labels(parse_record(out.read_text(record_name(image))), read_record(record_path(tmp_path / "local", image)))
+        assert out.read_text(f"labels/{image.replace('.jpg', '.txt')}").count("\n") >= 14  # a hand was read

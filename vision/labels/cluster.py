@@ -1,13 +1,14 @@
 """Batch labelling on a Ray cluster (`mcr label --engine ray`): the same two phases as `vision.labels.batch`, with
 phase 1 run by Ray Data, so one command labels a folder on a laptop, on a Ray cluster or on a cloud one.
 
-Phase 1 is ``read_binary_files`` (the photos still to do) -> ``map_batches`` over a pool of actors, each of which
-loads the models once, labels a batch of photos and writes each photo's record to the output folder itself.
+Phase 1 is ``read_binary_files`` (the photos still to do, a block per batch) -> ``map_batches`` over a pool of
+actors, fused by Ray Data: each actor loads the models once, reads a batch of photos, labels them and writes
+each photo's record to the output folder itself.
 The records are the resume markers, as in the local engine: a driver killed mid-run loses only the batches in
 flight, and the rerun labels the rest. Ray restarts a lost actor and retries its batch (Ray Data's actor pools
 set ``max_restarts`` and ``max_task_retries`` to -1), so a lost worker costs only its batch. Phase 2 runs in
 the driver from all records, through `vision.labels.batch.finish`: the same files and summary as the local
-engine. The photo and output folders are `Folder`\\ s: local paths or any URI pyarrow or fsspec opens.
+engine. The photo and output folders are local paths or any URI pyarrow or fsspec opens (`vision.labels.folders`).
 
 Needs the ``cluster`` extra (ray[data]); `vision.labels.batch` never imports this module.
 """

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pyarrow as pa
 import pyarrow.fs as pafs
@@ -72,8 +73,11 @@ class Folder:
         return self._holds(other) and other._holds(self)
 
     def relative_from(self, other: Folder) -> str:
-        """How a file in ``other`` names this folder: a relative path where both are local, else the URI."""
-        return Path(os.path.relpath(self.root, other.root)).as_posix() if self.local and other.local else self.uri
+        """How a file in ``other`` names this folder: a relative path where both are local, else the URI without
+        what it may carry beside the place (credentials, options)."""
+        if self.local:
+            return Path(os.path.relpath(self.root, other.root)).as_posix() if other.local else self.root
+        return f"{urlsplit(self.uri).scheme}://{self.root}"
 
     def read_text(self, name: str) -> str | None:
         """A file's text, or None if there is no such file."""
