@@ -19,7 +19,7 @@ from api.deps import current_settings, get_detector
 from api.errors import ApiError
 from api.routers import detect, health, matches, scan, score, tiles, waits
 from api.settings import Settings, get_settings
-from api.upload import BodyLimit
+from api.upload import FORM_OVERHEAD, BodyLimit
 
 STATIC = Path(__file__).resolve().parent / "static"
 DESCRIPTION = """Photograph a Chinese mahjong hand and score it under the Mahjong Competition Rules (MCR).
@@ -54,7 +54,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.dependency_overrides[get_settings] = lambda: settings
     errors.install(app)
     app.add_middleware(BodyLimit, limit=lambda: current_settings(app).max_upload_bytes)
-    app.add_middleware(PhotoQueue, capacity=lambda: photo_capacity(current_settings(app)))
+    app.add_middleware(PhotoQueue, capacity=lambda: photo_capacity(current_settings(app)),
+                       drain=lambda: current_settings(app).max_upload_bytes + FORM_OVERHEAD)
     for module in (health, tiles, score, waits, detect, scan, matches):
         app.include_router(module.router)
     app.add_api_route("/match", match_page, include_in_schema=False)

@@ -1,18 +1,21 @@
 """Load benchmark of the HTTP API with `wrk` (Debian package) against a server on 127.0.0.1.
 
     uv run python -m models.measure.http_load [--seconds 20] [--connections 16] [--photo PHOTO] [--fake]
-        [--endpoints score,scan] [--checkout DIR]
+        [--endpoints score,scan] [--checkout DIR] [--polite]
 
 Starts the service (`api.app:create_app`, as `mcr serve` does; with ``--fake``, with the fake detector;
 ``--checkout``: another checkout's, by its own .venv) on a free loopback port, then runs wrk for
 ``POST /v1/score`` (a notation hand) and ``POST /v1/scan`` (the photo, multipart) and prints req/s and
 p50/p95 latency as a Markdown table; ``errors`` counts answers other than 2xx (a full photo queue's 503s).
+``--polite``: /v1/scan alone, loaded by clients that honour a 503's Retry-After (wrk retries at once), each
+status's answers and latencies apart.
 Needs `apt-get install wrk`.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import re
@@ -118,6 +121,36 @@ def run_wrk(url: str, script: Path, seconds: int, connections: int) -> dict[str,
             "p50": float(found[4]), "p95": float(found[5]), "p99": float(found[6])}
 
 
+async def _polite(url: str, form: bytes, clients: int, seconds: int) -> dict[int, list[float]]:
+    """``clients`` clients posting the photo form for ``seconds``, each waiting as a 503's ``Retry-After`` asks
+    before its next try (as a phone app would): every answer's latency (s), by status (0: no answer, the
+    connection lost)."""
+    latencies: dict[int, list[float]] = {}
+    headers = {"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"}
+    end = time.monotonic() + seconds
+
+    async def client(http: httpx.AsyncClient) -> None:
+        while time.monotonic() < end:
+            start = time.monotonic()
+            try:
+                response = await http.post(url, content=form, headers=headers)
+            except httpx.TransportError:  # a kept-alive connection the server closed while the client waited
+                latencies.setdefault(0, []).append(time.monotonic() - start)
+                continue
+            latencies.setdefault(response.status_code, []).append(time.monotonic() - start)
+            if response.status_code == 503:
+                await asyncio.sleep(float(response.headers.get("Retry-After", "1")))
+
+    async with httpx.AsyncClient(timeout=120, limits=httpx.Limits(max_connections=clients)) as http:
+        await asyncio.gather(*(client(http) for _ in range(clients)))
+    return latencies
+
+
+def _ms(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, round(share * len(ordered)) - 1)]
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.measure.http_load", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -127,6 +160,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fake", action="store_true", help="serve the fake detector instead of the model")
     parser.add_argument("--checkout", type=Path, help="serve this checkout (with its own .venv) instead of this one")
     parser.add_argument("--endpoints", default="score,scan", help="which to load, of score and scan (default both)")
+    parser.add_argument("--polite", action="store_true", help="load /v1/scan with clients that wait as a 503's "
+                        "Retry-After asks (not wrk), its answers' latencies by status")
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         raise SystemExit("wrk is not installed: apt-get install wrk")
@@ -144,6 +179,15 @@ def main(argv: list[str] | None = None) -> None:
                            headers={"Content-Type": f"multipart/form-data; boundary={BOUNDARY}"})
         check.raise_for_status()
         tiles = len(check.json()["tiles"])
+        if args.polite:
+            by_status = asyncio.run(_polite(f"{server.url}/v1/scan", form, args.connections, args.seconds))
+            print(f"/v1/scan, {args.connections} polite clients for {args.seconds} s, scan photo {len(photo) // 1024} KB "
+                  f"({tiles} tiles read), {os.cpu_count()} cores")
+            print("| status | answers | per s | p50 ms | p95 ms | slowest ms |\n|---|---|---|---|---|---|")
+            for status, took in sorted(by_status.items()):
+                print(f"| {status} | {len(took)} | {len(took) / args.seconds:.1f} | {_ms(took, 0.5):.0f} | "
+                      f"{_ms(took, 0.95):.0f} | {max(took) * 1000:.0f} |")
+            return
         scripts = {"score": score, "scan": scan}
         results = {f"/v1/{name}": run_wrk(f"{server.url}/v1/{name}", scripts[name], args.seconds, args.connections)
                    for name in args.endpoints.split(",")}
