@@ -58,4 +58,4 @@ def test_photos_past_the_queue_get_a_503_with_retry_after_at_once():
 
 def test_the_queue_is_a_setting():
     assert Settings.from_env({"MCR_PHOTO_QUEUE": "0"}).photo_queue == 0
-    assert Settings.from_env({}).photo_queue == 8
+    assert Settings.from_env({}).photo_queue == 16
