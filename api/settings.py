@@ -25,8 +25,9 @@ class Settings(BaseModel):
     max_pixels: int = Field(50_000_000, gt=0, description="largest width x height decoded (decompression bombs)")
     inference_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0,
                                    description="photos processed at once; the event loop keeps serving")
-    photo_queue: int = Field(16, ge=0, description="photos that may wait for a worker beyond those being read (16: "
-                             "a table's worth of phones at once); one more is refused at once (503 with Retry-After)")
+    photo_queue: int = Field(16, ge=0, description="photos that may wait for a worker beyond those being read "
+                             "(16: a table's phones all photographing at once are read); one more is refused at once "
+                             "(503 with Retry-After)")
     onnx_threads: int = Field(1, gt=0, description="onnxruntime threads per inference")
     conf: float = Field(0.25, gt=0, lt=1, description="detector confidence threshold")
     ledger_path: Path | None = Field(None, description="the match ledger (SQLite); None means the user's data "

@@ -1,7 +1,7 @@
 """`mcr serve`: the HTTP API and the table-side web page (FastAPI on uvicorn).
 
 Limits come from ``MCR_*`` environment variables (see the README's HTTP API section): ``MCR_MODEL``,
-``MCR_MAX_UPLOAD_MB`` (default 15), ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``, ``MCR_PHOTO_QUEUE`` (default 8:
+``MCR_MAX_UPLOAD_MB`` (default 15), ``MCR_MAX_PIXELS``, ``MCR_INFERENCE_WORKERS``, ``MCR_PHOTO_QUEUE`` (default 16:
 photos waiting beyond those being read; more get a 503 with Retry-After), ``MCR_ONNX_THREADS``; the
 match sheets of the page at /match are kept in ``MCR_LEDGER`` (or ``--db``), by default under the user's
 data folder.
