@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets.faces.motifs import BONUS_CHARS, hk_bonus, text
-from datasets.faces.source import ALTERNATE, FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, rsvg
+from datasets.faces.source import ALTERNATE, FACE_CODES, FACE_H, FACE_W, FaceSource, Faces, code_of, rsvg
 
 ART_VERSION = 6  # raised whenever these drawings change: faces cached before are rendered anew
 NUMERALS = "一二三四伍六七八九"  # 5 in its formal form 伍, as on most sets; `Palette.five` may say 五
@@ -276,7 +276,7 @@ class FontStyle:
     def render(self) -> Faces:
         red = replace(self.palette, ink=self.palette.red, blue=self.palette.red, green=self.palette.red,
                       numeral_colour=self.palette.red)
-        return {key: rsvg(self.draw(key.split(ALTERNATE)[0], self.family, red if ALTERNATE in key else self.palette,
+        return {key: rsvg(self.draw(code_of(key), self.family, red if ALTERNATE in key else self.palette,
                                     self.scale))[:, :, :3] for key in self.codes()}
 
     def source(self) -> FaceSource:
