@@ -6,14 +6,17 @@ team machine is shared and busy), after a warm-up that fills the per-suit caches
 service has them, with the warm-up's garbage frozen out of the collector. The slowest hand is the
 worst, over all hands, of each hand's best of three timings; the hands with the most readings (Nine
 Gates, four chows in one suit, pairs that also read as chows) are timed on their own, cold.
+``--requests FILE`` writes the hands as `mcr score --jsonl` requests instead, to time the whole stream.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import random
 import time
+from pathlib import Path
 
 import MahjongGB
 
@@ -32,6 +35,13 @@ HARD_HANDS = (
     "111222333444m5m5m",
     "[123m1]2223334445s5s",
 )
+
+
+def request_of(hand: Hand, situation: Situation) -> dict[str, object]:
+    """A hand and its situation as a `mcr score --jsonl` request (fields at their defaults left out)."""
+    fields = {k: v for k, v in situation.to_json().items() if v not in (None, False)}
+    flowers = {"flowers": hand.flower_count} if hand.flower_count and not hand.flowers else {}
+    return {"hand": format_hand(hand), **fields, **flowers}
 
 
 def _per_hand(hands: list[tuple[Hand, Situation]]) -> list[float]:
@@ -58,7 +68,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.measure.score_speed", description=__doc__)
     parser.add_argument("--n", type=int, default=20_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--requests", type=Path, help="write the --n hands as `mcr score --jsonl` requests to this "
+                        "file and stop (to time the stream: `mcr score --jsonl < FILE`)")
     args = parser.parse_args(argv)
+    if args.requests:
+        rng = random.Random(args.seed)
+        with args.requests.open("w") as out:
+            for _ in range(args.n):
+                out.write(json.dumps(request_of(*random_hand(rng))) + "\n")
+        return
     for text in HARD_HANDS:  # first, while the caches are cold
         hand = parse_hand(text)
         cold = _per_hand([(hand, Situation())])[0]
