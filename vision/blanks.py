@@ -30,15 +30,14 @@ MIN_FACES = 3  # surely read faces needed to know the faces' colour
 def middle_colours(image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
     """The Lab colour of each box's middle (n x 3), its lightest quarter: a face's ground, not its drawing
     (a back or a blank face is one colour throughout); NaN where the middle is empty."""
-    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
-    height, width = lab.shape[:2]
+    height, width = image.shape[:2]
     out = np.full((len(xyxy), 3), np.nan, np.float32)
     for k, (x0, y0, x1, y1) in enumerate(xyxy):
         dx, dy = INSET * (x1 - x0), INSET * (y1 - y0)
         a, b = int(max(x0 + dx, 0)), int(min(x1 - dx, width))
         c, d = int(max(y0 + dy, 0)), int(min(y1 - dy, height))
-        if b > a and d > c:
-            pixels = lab[c:d, a:b].reshape(-1, 3)
+        if b > a and d > c:  # only the middles are converted: a scan settles a photo's blanks once or twice
+            pixels = cv2.cvtColor(image[c:d, a:b], cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float32)
             out[k] = pixels[pixels[:, 0] >= np.percentile(pixels[:, 0], LIGHTEST)].mean(axis=0)
     return out
 

@@ -64,15 +64,18 @@ class MeldReader:
 
     def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None) -> None:
         """``same_boxes``: a reader of the same boxes read as other faces, whose geometry (rows, the
-        sideways tile of each stretch of a row) this one shares instead of working it out again."""
+        sideways tile of each stretch of a row, the slivers) this one shares instead of working it out again."""
         self.det = detections
         self.faces = detections.tiles
         xyxy = detections.xyxy.astype(np.float64)
         self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
         self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
-        self.rows = find_rows(detections) if same_boxes is None else same_boxes.rows
-        self.slivers = {i for row in self.rows if len(row.tiles) >= 3 for i in row.tiles
-                        if self.size[i] < SLIVER * float(np.median(self.size[list(row.tiles)]))}
+        if same_boxes is None:
+            self.rows = find_rows(detections)
+            self.slivers = {i for row in self.rows if len(row.tiles) >= 3 for i in row.tiles
+                            if self.size[i] < SLIVER * float(np.median(self.size[list(row.tiles)]))}
+        else:
+            self.rows, self.slivers = same_boxes.rows, same_boxes.slivers
         self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
             {} if same_boxes is None else same_boxes._sideways
 
