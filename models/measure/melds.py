@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from datasets.composed import ComposedScene, CropBank, compose
@@ -132,8 +133,6 @@ def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: P
 
 def _keep(folder: Path, seed: int, scene: ComposedScene, result: ScanResult) -> None:
     """A missed scene's photo, with what it shows and what was read, for a look by eye."""
-    import cv2
-
     folder.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(folder / f"scene-{seed}.jpg"), scene.image)
     (folder / f"scene-{seed}.json").write_text(json.dumps({
@@ -151,8 +150,6 @@ PICTURE_SIDE = 560  # pixels: the long side of a documentation picture
 
 def pictures(folder: Path, split: str, cache: Path) -> None:
     """One composed photo per convention (`PICTURED`), the first seed that shows it, for the documentation."""
-    import cv2
-
     crops = bank(split, cache)
     folder.mkdir(parents=True, exist_ok=True)
     wanted, seed = set(PICTURED), 0
