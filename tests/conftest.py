@@ -17,7 +17,9 @@ import pytest
 from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import NMS_IOU, FaceMemory, Located, top_two
+from vision.detector import NMS_IOU
+from vision.locate import Located
+from vision.tilefaces import FaceMemory, top_two
 
 
 def held_out_hand_photos() -> list[Path]:

@@ -4,13 +4,15 @@ The header is read before decoding, so a decompression bomb (a small file declar
 pixels) is refused without allocating it, and a truncated upload is told apart from a corrupt one. JPEG,
 PNG and WebP: what phones and browsers send. A large JPEG can be decoded at a reduced scale (libjpeg
 scales while decoding: half of a 12-MP photo comes ~3× faster than all of it) when the reader needs
-fewer pixels: `mcr scan`, ``/v1/scan`` and batch labelling do.
+fewer pixels: `mcr scan`, ``/v1/scan`` and batch labelling do. Stage 1 of the pipeline, decode: a photo file
+(`load_photo`) or an upload's bytes (`decode_photo`) to a `Photo`.
 """
 
 from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -193,3 +195,26 @@ def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> P
             # undecodable, or the EXIF rotation not told apart by the size: decoded whole, as below
     pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
     return None if pixels is None else Photo(pixels, pixels.shape[1], pixels.shape[0])
+
+
+def load_image(path: str | Path) -> np.ndarray:
+    """A photo as a BGR uint8 array, EXIF orientation applied; a clear error for anything else."""
+    return load_photo(path).pixels
+
+
+def load_photo(path: str | Path, min_side: int | None = None) -> Photo:
+    """A photo file, EXIF-upright, a large JPEG maybe decoded reduced (`decode_photo`); a clear error
+    naming the file for anything else."""
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: a folder, not a photo file")
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OSError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return decode_photo(data, min_side)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None

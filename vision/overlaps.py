@@ -1,4 +1,4 @@
-"""One reading per tile: the detector's NMS works within a class, so a tile it hesitates over can come
+"""Stage 4, merge: one reading per tile (a `TileDetections` in, one out). The detector's NMS works within a class, so a tile it hesitates over can come
 back as two boxes with different faces. The surer box stays; the other face becomes that tile's
 runner-up reading when it scored higher than the runner-up the detector gave the surer box.
 
@@ -7,7 +7,9 @@ tile are large squares, and two readings of it (two zoom passes, two turns of th
 tile apart, an overlap their neighbours' boxes have too. Along a row the tiles' pitch tells them apart:
 neighbours lie a pitch apart, two boxes of one tile much closer (most doubles lie within 0.4 of a pitch,
 hardly any neighbours do; a faint box, under 0.3, is taken for a double within half a pitch). A stray box
-straddling two tiles (a turn of the photo that saw half of each) has no room between them."""
+straddling two tiles (a turn of the photo that saw half of each) has no room between them.
+
+The readings of the photo's turns (`vision.views`) are merged by `vote`."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.geometry import box_iou
 from vision.rows import find_rows
@@ -25,6 +28,9 @@ FAINT = 0.3  # a box read under this confidence ...
 SAME_PLACE_FAINT = 0.5  # ... is one with a surer tile of its row closer than this share of the pitch
 NO_ROOM = 1.5  # pitches between two tiles of a row under which a third between them is a stray box
 MIN_ROW = 4  # tiles a row needs for its pitch to be known
+SAME_TURNED = 0.5  # IoU above which boxes from two turns of the photo are one tile (`vote`)
+MIN_VOTE = 0.05  # scan's floor: the mean confidence over the turns under which a tile is dropped (one turn
+# at 0.2 keeps it: on the held-out hand photos the union of what any turn saw reads most hands exactly)
 
 
 def merge_overlaps(detections: TileDetections) -> TileDetections:
@@ -82,3 +88,39 @@ def _merged(detections: TileDetections, same: Callable[[int, list[int]], list[in
     merged = TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
                             runner_up_confidence)
     return merged[np.array(kept, dtype=np.int64)]
+
+
+def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetections:
+    """One reading from several of the same photo: tiles matched across readings by overlap, each face
+    scored by the confidences the readings gave it (runner-ups included) over the number of readings;
+    the best face is read, the second is its runner-up; the box is the mean of the readings' boxes (each
+    turn's boxes have their own bias, and the layout tells sideways tiles by their boxes' shape: the mean
+    cancels part of that bias, where the surest box keeps it). Tiles scored under ``floor`` are dropped."""
+    every = TileDetections.concat(readings)
+    if len(every) == 0:
+        return every
+    source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)])
+    overlap = box_iou(every.xyxy, every.xyxy)
+    free = np.ones(len(every), bool)
+    boxes, scores = [], []
+    for seed in np.argsort(-every.confidence, kind="stable").tolist():
+        if not free[seed]:
+            continue
+        members = np.union1d(np.flatnonzero(free & (overlap[seed] > SAME_TURNED)), [seed])  # a 0-area box too
+        free[members] = False
+        score = np.zeros(len(TILES), np.float32)
+        voters = []
+        for k in np.unique(source[members]):  # each reading votes once: with its surest box here
+            mine = members[source[members] == k]
+            j = mine[np.argmax(every.confidence[mine])]
+            voters.append(j)
+            score[every.class_id[j]] += every.confidence[j]
+            if every.runner_up[j] >= 0:
+                score[every.runner_up[j]] += every.runner_up_confidence[j]
+        boxes.append(every.xyxy[voters].mean(axis=0))
+        scores.append(score / len(readings))
+    score = np.array(scores)
+    order = np.argsort(-score, axis=1)[:, :2]
+    best, second = np.take_along_axis(score, order, axis=1).T
+    voted = TileDetections(np.array(boxes), best, order[:, 0], np.where(second > 0, order[:, 1], -1), second)
+    return voted[voted.confidence >= floor]

@@ -20,15 +20,16 @@ from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
 from scoring.tiles import BACK
 from vision.blanks import settle_blanks
 from vision.detections import TileDetections
-from vision.detector import Detector, FaceMemory
+from vision.detector import Detector
+from vision.geometry import tile_size
 from vision.imagefile import Photo
 from vision.layout import CLOSE, Doubt, LayoutReading, Overrides, TileGroup, read_hand
-from vision.overlaps import merge_row_doubles
-from vision.views import read_turned, turns_read, vote
-from vision.zoom import tile_size
+from vision.overlaps import merge_row_doubles, vote
+from vision.tilefaces import FaceMemory
+from vision.views import read_turned, turns_read
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
-BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `views.MIN_VOTE`)
+BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `overlaps.MIN_VOTE`)
 SCAN_VIEWS = 4  # quarter turns at which the readers read each crop of the first reading (`Detector.views`): a
 # tile photographed from another side is read as the readers learnt it in one of them; the other turns of an
 # unsure photo take those readings for the tiles they find again (`FaceMemory`) and read only a tile they alone
@@ -79,7 +80,8 @@ def scan(image: np.ndarray, detector: Detector, situation: Situation,
     """Read and score the hand in a BGR photo, its tiles held to `SCAN_CONF`; ``all_sides``: from its four
     sides even when the first reading is sure."""
     faint = _faint(detector)
-    return _scan(image, faint, situation, overrides, all_sides, *_first_reading(image, faint))
+    first, memory = _first_reading(image, faint)
+    return _scan(image, faint, situation, overrides, all_sides, first, memory)
 
 
 def scan_photo(photo: Photo, detector: Detector, situation: Situation,

@@ -6,6 +6,9 @@ over the four turns (0 from a turn that did not see it). Read this way, a photo 
 faces than read once; it costs three more detector passes (and reading the crops
 only they find, with a `FaceMemory`), so `scan` spends them only on photos whose first reading is not sure,
 and only until the vote of the turns read so far is (`turns_read`).
+
+Each reading runs the detection stages in order: locate (`vision.zoom.locate_turned`), read faces
+(`Detector.read`), merge (`vision.overlaps.merge_overlaps`; the turns' readings by `vision.overlaps.vote`).
 """
 
 from __future__ import annotations
@@ -16,49 +19,16 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import Detector, FaceMemory, Located
-from vision.geometry import box_iou
-from vision.overlaps import merge_overlaps
-from vision.zoom import locate_tiles, tile_size, tiles_region
+from vision.detector import Detector
+from vision.geometry import tile_size, tiles_region
+from vision.overlaps import MIN_VOTE, merge_overlaps, vote
+from vision.tilefaces import FaceMemory
+from vision.zoom import locate_turned
 
 OTHER_TURNS = (1, 3, 2)  # quarter turns read besides the photo as given, in this order (`turns_read`)
-SAME_TILE = 0.5  # IoU above which boxes from two turns are one tile
 CONTEXT = 2.5  # tile sizes kept around the tiles the first reading found
 TILE_PIXELS = 64.0  # short side the other turns see a tile at, at most
-MIN_VOTE = 0.05  # scan's floor: the mean confidence over the turns under which a tile is dropped (one turn
-# at 0.2 keeps it: on the held-out hand photos the union of what any turn saw reads most hands exactly)
-
-
-def unturn_boxes(xyxy: np.ndarray, turns: int, width: int, height: int) -> np.ndarray:
-    """Boxes found in ``np.rot90(photo, turns)`` (quarter turns counter-clockwise) in the pixels of the
-    photo itself, ``width`` × ``height``."""
-    x1, y1, x2, y2 = np.asarray(xyxy, np.float32).reshape(-1, 4).T
-    for turn in range(turns, 0, -1):  # undo the last quarter turn first
-        before = width if (turn - 1) % 2 == 0 else height  # the width of the image that turn was applied to
-        x1, y1, x2, y2 = before - y2, x1, before - y1, x2
-    return np.stack([x1, y1, x2, y2], axis=1)
-
-
-ROTATIONS = {1: cv2.ROTATE_90_COUNTERCLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_CLOCKWISE}
-
-
-def turned(image: np.ndarray, turns: int) -> np.ndarray:
-    """``np.rot90(image, turns)`` (quarter turns counter-clockwise) as a contiguous image, by cv2: the same
-    pixels 15-70x faster than numpy's copy of a turned view (a 1300x900 region: 10 -> 0.5 ms)."""
-    turns %= 4
-    return cv2.rotate(image, ROTATIONS[turns]) if turns else np.ascontiguousarray(image)
-
-
-def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
-                  tile: float | None = None) -> Located:
-    """The tiles located in ``image`` turned ``turns`` quarter turns, in the pixels of ``image``; ``zoom``:
-    small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
-    detector's one pass."""
-    photo = turned(image, turns)
-    found = locate_tiles(photo, detector, tile) if zoom else detector.locate(photo)
-    return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))
 
 
 def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
@@ -66,42 +36,6 @@ def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = 
     """The tiles found in the photo turned ``turns`` quarter turns (`locate_turned`), one reading per tile,
     their crops read as that turn shows them (``memory``: as `Detector.read`, added to)."""
     return merge_overlaps(detector.read(image, locate_turned(image, detector, turns, zoom, tile), turns, memory))
-
-
-def vote(readings: list[TileDetections], floor: float = MIN_VOTE) -> TileDetections:
-    """One reading from several of the same photo: tiles matched across readings by overlap, each face
-    scored by the confidences the readings gave it (runner-ups included) over the number of readings;
-    the best face is read, the second is its runner-up; the box is the mean of the readings' boxes (each
-    turn's boxes have their own bias, and the layout tells sideways tiles by their boxes' shape: the mean
-    cancels part of that bias, where the surest box keeps it). Tiles scored under ``floor`` are dropped."""
-    every = TileDetections.concat(readings)
-    if len(every) == 0:
-        return every
-    source = np.concatenate([np.full(len(r), k) for k, r in enumerate(readings)])
-    overlap = box_iou(every.xyxy, every.xyxy)
-    free = np.ones(len(every), bool)
-    boxes, scores = [], []
-    for seed in np.argsort(-every.confidence, kind="stable").tolist():
-        if not free[seed]:
-            continue
-        members = np.union1d(np.flatnonzero(free & (overlap[seed] > SAME_TILE)), [seed])  # a 0-area box too
-        free[members] = False
-        score = np.zeros(len(TILES), np.float32)
-        voters = []
-        for k in np.unique(source[members]):  # each reading votes once: with its surest box here
-            mine = members[source[members] == k]
-            j = mine[np.argmax(every.confidence[mine])]
-            voters.append(j)
-            score[every.class_id[j]] += every.confidence[j]
-            if every.runner_up[j] >= 0:
-                score[every.runner_up[j]] += every.runner_up_confidence[j]
-        boxes.append(every.xyxy[voters].mean(axis=0))
-        scores.append(score / len(readings))
-    score = np.array(scores)
-    order = np.argsort(-score, axis=1)[:, :2]
-    best, second = np.take_along_axis(score, order, axis=1).T
-    voted = TileDetections(np.array(boxes), best, order[:, 0], np.where(second > 0, order[:, 1], -1), second)
-    return voted[voted.confidence >= floor]
 
 
 def photo_reader(detector: Detector, all_sides: bool) -> Detector | AllSides:

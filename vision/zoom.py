@@ -1,4 +1,4 @@
-"""Detection at a useful size: a hand is often a thin strip in a large photo, and the detector reads
+"""Stage 2, locate, at a useful size and at any turn of the photo (a `Located` out). Detection at a useful size: a hand is often a thin strip in a large photo, and the detector reads
 its input at a few hundred pixels. When the first pass finds small tiles, the region holding them is
 read again so that its tiles reach a useful size in the model's input: in one pass at a larger input
 when the detector's input is free-shaped and the region fits `MAX_SIDE`, else in windows just large
@@ -6,6 +6,7 @@ enough (one when the region allows, else overlapping windows along the strip, on
 When the first pass finds (almost) nothing in a large photo, the tiles may be too small to be seen at
 all: the photo is read again in overlapping quarters.
 A tile cut by a window's edge is dropped there: the overlap guarantees another window holds it whole.
+`locate_turned` locates the tiles of the photo turned by quarter turns (`vision.views` reads from all sides).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import math
 
 import numpy as np
 
-from vision.detector import Detector, Located
+from vision.detector import Detector
+from vision.geometry import tile_size, tiles_region, turned, unturn_boxes
+from vision.locate import Located
 
 MIN_SIDE = 28.0  # model-input pixels: tiles whose short side is smaller are read again, zoomed
 MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of overlap between windows
@@ -65,18 +68,6 @@ def _locate_windows(image: np.ndarray, detector: Detector, windows: list[tuple[i
         seen = detector.locate(image[y0:y1, x0:x1]).shifted(x0, y0)
         parts.append(seen[_inside(seen.xyxy, window, height, width)])
     return Located.concat(parts)
-
-
-def tile_size(xyxy: np.ndarray) -> float:
-    """The typical tile's short side (pixels) among boxes found (n×4 xyxy)."""
-    return float(np.median(np.minimum(xyxy[:, 2] - xyxy[:, 0], xyxy[:, 3] - xyxy[:, 1])))
-
-
-def tiles_region(xyxy: np.ndarray, margin: int, width: int, height: int) -> tuple[int, int, int, int]:
-    """The box (x0, y0, x1, y1) holding every tile found (n×4 xyxy), ``margin`` pixels around, within the photo."""
-    x0, y0 = np.maximum(xyxy[:, :2].min(axis=0) - margin, 0).astype(int).tolist()
-    x1, y1 = np.minimum(xyxy[:, 2:].max(axis=0) + margin, [width, height]).astype(int).tolist()
-    return x0, y0, x1, y1
 
 
 def zoomed_side(length: float, tile: float, detector: Detector) -> int | None:
@@ -131,3 +122,13 @@ def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int)
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
         windows = [(int(x0), int(y0), int(x1), int(y1))]
     return _locate_windows(image, detector, windows)
+
+
+def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
+                  tile: float | None = None) -> Located:
+    """The tiles located in ``image`` turned ``turns`` quarter turns, in the pixels of ``image``; ``zoom``:
+    small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
+    detector's one pass."""
+    photo = turned(image, turns)
+    found = locate_tiles(photo, detector, tile) if zoom else detector.locate(photo)
+    return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))

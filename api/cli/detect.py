@@ -37,7 +37,7 @@ def summary(result: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import load_image
+    from vision.imagefile import load_image
     from vision.views import photo_reader
 
     detector = detector_from(args, args.conf)

@@ -30,8 +30,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from scoring import Situation
-    from vision.detector import load_image
     from vision.evaluation import HELD_OUT, Evaluator, read_truth, yolo_pairs
+    from vision.imagefile import load_image
     from vision.scan import SCAN_CONF, scan
     from vision.views import photo_reader
 

@@ -32,7 +32,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from scoring import Situation
     from scoring.tiles import tile
-    from vision.detector import load_photo
+    from vision.imagefile import load_photo
     from vision.scan import SCAN_SIDE, ScanOverrides, scan_photo
 
     fields = situation_fields(args)

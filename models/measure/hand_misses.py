@@ -25,7 +25,7 @@ import numpy as np
 from models.measure import measured
 from scoring.tiles import TILES
 from vision.detections import TileDetections
-from vision.detector import Detector, checked_conf, load_image
+from vision.detector import Detector, checked_conf
 from vision.evaluation import (
     HELD_OUT,
     Truth,
@@ -35,6 +35,7 @@ from vision.evaluation import (
     yolo_pairs,
 )
 from vision.geometry import box_iou
+from vision.imagefile import load_image
 
 NEAR_IOU = 0.2  # a reading overlapping a labelled tile this much (under 0.5) is taken for that tile, its box off
 EDGE = 4.0  # pixels from the photo's edge within which an unfound labelled tile counts as cut off

@@ -24,9 +24,10 @@ import numpy as np
 
 from models.measure import measured
 from models.training.real_data import CopyMatcher, source_name
-from vision.detector import Detector, load_image
+from vision.detector import Detector
 from vision.evaluation import HELD_OUT, IOU_THRESHOLDS, Truth, read_truth, yolo_pairs
 from vision.geometry import box_iou
+from vision.imagefile import load_image
 from vision.labels.yolo import label_lines
 
 MIN_INLIERS = 30  # matches agreeing with the affine map, below which two copies are not compared

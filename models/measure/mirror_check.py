@@ -17,9 +17,10 @@ import numpy as np
 
 from models.measure import measured
 from scoring.tiles import TILES
-from vision.detector import Detector, default_model_path, load_image
+from vision.detector import Detector, default_model_path
 from vision.evaluation import HELD_OUT, Truth, read_truth, yolo_pairs
 from vision.geometry import box_iou
+from vision.imagefile import load_image
 
 CHIRAL = np.array([t.kind == "m" or t.kind in ("wind", "flower", "season") or t.code == "F" for t in TILES])
 

@@ -26,7 +26,8 @@ from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
 from models.training.train import streak
 from scoring import Hand, Situation, score
 from vision.detections import TileDetections
-from vision.detector import Detector, load_image
+from vision.detector import Detector
+from vision.imagefile import load_image
 from vision.layout import read_hand
 from vision.scan import scan
 

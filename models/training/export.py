@@ -85,7 +85,7 @@ def _check_anchors(model: Any, strides: list[int], rows: int) -> None:
     import numpy as np
     import onnxruntime as ort
 
-    from vision.detector import anchor_points
+    from vision.locate import anchor_points
 
     height, width = (d.dim_value or 2 * strides[-1] for d in model.graph.input[0].type.tensor_type.shape.dim[2:])
     session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])

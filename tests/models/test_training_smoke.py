@@ -71,7 +71,7 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path, monk
     export(weights, model, tmp_path / "compact.pt", note="smoke", imgsz=SIZE)
     # One epoch from random weights: scores are tiny, but present, and its boxes are mostly larger than the photo,
     # which `Letterbox.shown` would drop: kept here, where the mapping and the decoding are what is tested.
-    monkeypatch.setattr("vision.detector.SHOWN", 0.0)
+    monkeypatch.setattr("vision.locate.SHOWN", 0.0)
     detector = Detector(model, conf=1e-9)
     assert detector.classes == CLASS_NAMES and detector.size == SIZE
     image = cv2.imread(str(tmp_path / "images" / "val" / "scene10.png"))

@@ -4,25 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import (
-    NMS_BLOCK,
-    SAME_CROP,
-    SAME_READ,
-    BoxBins,
-    Detector,
-    FaceMemory,
-    Letterbox,
-    Located,
-    anchor_points,
-    class_aware_nms,
-    crop_owners,
-    decode,
-    fuse,
-    load_image,
-    nms,
-    top_two,
-)
-from vision.geometry import box_iou
+from vision.detector import Detector
+from vision.geometry import NMS_BLOCK, box_iou, class_aware_nms, nms
+from vision.imagefile import load_image
+from vision.locate import BoxBins, Letterbox, Located, anchor_points, decode
+from vision.tilefaces import SAME_CROP, SAME_READ, FaceMemory, crop_owners, fuse, top_two
 
 
 @pytest.mark.parametrize("stride", [None, 32])

@@ -17,17 +17,12 @@ from tests.conftest import (
     held_out_labelled,
     jpeg_declaring,
 )
-from vision.detector import (
-    NMS_IOU,
-    Detector,
-    FaceMemory,
-    default_model_path,
-    in_tile_order,
-    load_image,
-)
+from vision.detector import NMS_IOU, Detector, default_model_path
 from vision.faces import FaceReader
 from vision.geometry import box_iou
-from vision.imagefile import ImageFileError, decode_photo
+from vision.imagefile import ImageFileError, decode_photo, load_image
+from vision.locate import in_tile_order
+from vision.tilefaces import FaceMemory
 
 REAL = REAL_PHOTOS / "train"
 
@@ -264,9 +259,9 @@ def test_mcr_detect_all_sides_reads_held_out_hands_better(capsys: pytest.Capture
 def test_each_second_look_reads_its_held_out_faces_better_than_the_face_reader(name: str, gain: float) -> None:
     """The labelled tiles of a second look's faces in the held-out photos (`mcr eval`'s split, mirrored
     copies turned back), read by the face reader alone and with the second look over its reading."""
-    from vision.detector import in_tile_order
     from vision.evaluation import HELD_OUT, read_truth, yolo_pairs
     from vision.faces import SECOND_LOOKS, default_face_model_path
+    from vision.locate import in_tile_order
 
     if not default_face_model_path(SECOND_LOOKS[name]).is_file():
         pytest.skip(f"no shipped {name} reader")

@@ -19,8 +19,10 @@ from tests.vision.conftest import NOTATION as LONG_NOTATION
 from tests.vision.conftest import SHORT_HAND as HAND
 from tests.vision.conftest import FixedTiles, lay, shoot
 from vision.detections import TileDetections
-from vision.detector import NMS_IOU, FaceMemory, Located
+from vision.detector import NMS_IOU
+from vision.locate import Located
 from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, scan, scan_detections
+from vision.tilefaces import FaceMemory
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
@@ -158,8 +160,9 @@ def test_a_12_megapixel_jpeg_is_read_reduced_and_reported_in_its_own_pixels(
     import cv2
 
     from models.measure.scan_speed import twelve_megapixels
-    from vision.detector import default_model_path, load_photo
+    from vision.detector import default_model_path
     from vision.geometry import box_iou
+    from vision.imagefile import load_photo
     from vision.scan import SCAN_SIDE
 
     try:

@@ -14,17 +14,13 @@ from tests.conftest import StandIn
 from tests.vision.conftest import SHORT_HAND as HAND
 from tests.vision.conftest import lay, shoot
 from vision.detections import TileDetections
-from vision.detector import FaceMemory, Located
+from vision.geometry import turned, unturn_boxes
 from vision.layout import CLOSE, read_hand
+from vision.locate import Located
+from vision.overlaps import MIN_VOTE, vote
 from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
-from vision.views import (
-    MIN_VOTE,
-    OTHER_TURNS,
-    read_all_sides,
-    turned,
-    unturn_boxes,
-    vote,
-)
+from vision.tilefaces import FaceMemory
+from vision.views import OTHER_TURNS, read_all_sides
 
 
 def test_boxes_found_in_a_turned_photo_map_back_exactly() -> None:
