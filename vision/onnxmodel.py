@@ -7,7 +7,7 @@ where the input reaches past the photo. A reader's input (and the refiner's) is 
 this reads from the graph; the detector's height and width are free (exported with dynamic axes): it learned
 at the side its metadata ``imgsz`` gives and reads a photo at that long side, padded only up to a multiple of
 its ``stride``, so a thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms). The rest of a
-model's metadata is kept (``metadata``) for the code that reads its output (`vision.detector.BoxBins`).
+model's metadata is kept (``metadata``) for the code that reads its output (`vision.locate.BoxBins`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Stage 4, merge: one reading per tile (a `TileDetections` in, one out). The detector's NMS works within a class, so a tile it hesitates over can come
-back as two boxes with different faces. The surer box stays; the other face becomes that tile's
-runner-up reading when it scored higher than the runner-up the detector gave the surer box.
+"""Stage 4, merge: one reading per tile (a `TileDetections` in, one out). The detector's NMS works within a
+class, so a tile it hesitates over can come back as two boxes with different faces. The surer box stays; the
+other face becomes that tile's runner-up reading when it scored higher than the runner-up the detector gave the
+surer box.
 
 Two boxes of one tile do not always overlap much: in a photo turned about 45° the upright boxes of a
 tile are large squares, and two readings of it (two zoom passes, two turns of the photo) can sit half a

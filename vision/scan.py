@@ -108,7 +108,15 @@ def _faint(detector: Detector) -> Detector:
 def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, FaceMemory]:
     """The photo as given, read at `SCAN_VIEWS`, and the faces read (for the other turns to take)."""
     memory = FaceMemory()
-    return settle_blanks(image, merge_row_doubles(read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory))), memory
+    read = read_turned(image, faint.tuned(views=SCAN_VIEWS), 0, memory=memory)
+    return _one_per_tile(image, read), memory
+
+
+def _one_per_tile(image: np.ndarray, detections: TileDetections) -> TileDetections:
+    """The merge stage as a scan ends it: doubles along a row kept once (`vision.overlaps`), then white dragons
+    and face-down tiles told apart by colour (`vision.blanks`)."""
+    merged = merge_row_doubles(detections)
+    return settle_blanks(image, merged)
 
 
 def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: ScanOverrides | None,
@@ -118,7 +126,8 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
     reading = read_hand(first, overrides)
     if all_sides or not _sure(reading):
         for readings in turns_read(image, faint, first, memory=memory):
-            voted = read_hand(_without_faint_backs(settle_blanks(image, merge_row_doubles(vote(readings)))), overrides)
+            merged = _one_per_tile(image, vote(readings))
+            voted = read_hand(_without_faint_backs(merged), overrides)
             if not all_sides and _sure(voted):  # the turns read so far settle it
                 break
         if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote

@@ -35,7 +35,9 @@ def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = 
                 tile: float | None = None, memory: FaceMemory | None = None) -> TileDetections:
     """The tiles found in the photo turned ``turns`` quarter turns (`locate_turned`), one reading per tile,
     their crops read as that turn shows them (``memory``: as `Detector.read`, added to)."""
-    return merge_overlaps(detector.read(image, locate_turned(image, detector, turns, zoom, tile), turns, memory))
+    located = locate_turned(image, detector, turns, zoom, tile)
+    read = detector.read(image, located, turns, memory)
+    return merge_overlaps(read)
 
 
 def photo_reader(detector: Detector, all_sides: bool) -> Detector | AllSides:

@@ -36,7 +36,7 @@ def split_head(model: Any) -> None:
     """An Ultralytics detector's ONNX graph (``onnx.ModelProto``, changed in place) made to output its box
     distributions and class scores, ``(1, 4·bins + classes, anchors)``, without the graph's box decoding
     (the DFL softmax over every anchor and the anchor arithmetic, 13 % of a pass on 2 cores), which
-    `vision.detector.BoxBins` does for the candidates only; metadata ``box_bins`` and ``strides`` say how.
+    `vision.locate.BoxBins` does for the candidates only; metadata ``box_bins`` and ``strides`` say how.
     The result is run once on a blank input: its anchors must be those of the strides written."""
     import onnx
 
