@@ -32,7 +32,7 @@ from scoring.decompose import (
 from scoring.fans import FAN_BY_ID, MIN_POINTS, POINTS, Fan, apply_exclusions
 from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
 from scoring.patterns import Found, HandFacts, View, hand_fans, reading_fans
-from scoring.patterns.view import Evidence, label, render, tiles_label
+from scoring.patterns.view import label, render, tiles_label
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE, Tile
 
 # (points, chows, pair tile), form, groups as they score, fans kept
@@ -251,10 +251,10 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
-    fans = [_cached_fan_score(f, tuple(ev)) for f, ev in sorted(kept.items())]
+    fans = [_fan_score(f, tuple([render(e) for e in ev])) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
-        fans.append(_cached_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
+        fans.append(_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)
@@ -266,9 +266,10 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
 
 
 @lru_cache(maxsize=16384)
-def _cached_fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
+def _fan_score(fan_id: int, evidence: tuple[str, ...]) -> FanScore:
+    """A fan with its evidence as written: the same fan on the same sets in another hand is the same value."""
     spec = FAN_BY_ID[fan_id]
-    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
+    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), evidence)
 
 
 @lru_cache(maxsize=4096)
