@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
-from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
+from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, TILES, Tile, tile
 
 
 class HandError(ValueError):
@@ -269,9 +270,9 @@ def check_tiles(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
-    for face, n in Counter(all_tiles).items():
+    for face, n in Counter([t.index for t in all_tiles]).items():  # an index hashes in C, a Tile in Python
         if n > COPIES_PER_FACE:
-            raise FifthCopyError(f"{n} copies of {face.code}: a set has only {COPIES_PER_FACE}")
+            raise FifthCopyError(f"{n} copies of {TILES[face].code}: a set has only {COPIES_PER_FACE}")
     if any(not t.is_bonus for t in flowers):
         raise HandError("flowers must be flower or season tiles 1f-8f")
     for face, n in Counter(flowers).items() if flowers else ():
@@ -310,28 +311,10 @@ class Situation:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Situation:
         """Read the situation fields of a score request (see the README); others are ignored here."""
-        win = data.get("win", "discard")
-        if win not in ("discard", "self_drawn"):
-            raise SituationError(f"win must be 'discard' or 'self_drawn', not {win!r}")
-        flags = {}
-        for name in ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile"):
-            value = data.get(name, False)
-            if not isinstance(value, bool):
-                raise SituationError(f"{name} must be true or false")
-            flags[name] = value
-        winds = {}
-        for name in ("seat_wind", "prevalent_wind", "discarder"):
-            value = data.get(name)
-            if value is not None and not isinstance(value, str):
-                raise SituationError(f"{name} must be a wind code E, S, W or N")
-            winds[name] = tile(value) if value is not None else None
-        return cls(
-            self_drawn=win == "self_drawn",
-            seat_wind=winds["seat_wind"] or WINDS[0],
-            prevalent_wind=winds["prevalent_wind"] or WINDS[0],
-            discarder=winds["discarder"],
-            **flags,
-        )
+        values = tuple([data.get(name, default) for name, default in _REQUEST_FIELDS])
+        if all(type(v) in _WORDS for v in values):  # hashable, and no two such values of other types are equal
+            return _situation(*values)
+        return _situation.__wrapped__(*values)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -368,6 +351,35 @@ class Situation:
                 f"last tile of its kind: a copy of {hand.win_tile.code} in the standing hand means at most "
                 f"two others were visible"
             )
+
+
+_CONDITIONS = ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
+_REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
+                   ("seat_wind", None), ("prevalent_wind", None), ("discarder", None))
+_WORDS = (str, bool, type(None))
+
+
+# Requests name a few thousand situations at most: each is read and checked once.
+@lru_cache(maxsize=4096)
+def _situation(win: Any, *values: Any) -> Situation:
+    """The ``Situation`` of a request's fields in ``_REQUEST_FIELDS`` order, each type checked."""
+    if win not in ("discard", "self_drawn"):
+        raise SituationError(f"win must be 'discard' or 'self_drawn', not {win!r}")
+    for name, value in zip(_CONDITIONS, values):
+        if not isinstance(value, bool):
+            raise SituationError(f"{name} must be true or false")
+    winds = {}
+    for name, value in zip(("seat_wind", "prevalent_wind", "discarder"), values[len(_CONDITIONS):]):
+        if value is not None and not isinstance(value, str):
+            raise SituationError(f"{name} must be a wind code E, S, W or N")
+        winds[name] = tile(value) if value is not None else None
+    return Situation(
+        win == "self_drawn",
+        winds["seat_wind"] or WINDS[0],
+        winds["prevalent_wind"] or WINDS[0],
+        *values[: len(_CONDITIONS)],
+        discarder=winds["discarder"],
+    )
 
 
 def _situation_problem(s: Situation) -> str | None:
