@@ -15,6 +15,7 @@ from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+from scoring.json_text import KeptJson
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, TILES, Tile, tile
 
 
@@ -283,7 +284,7 @@ def check_tiles(
 
 
 @dataclass(frozen=True)
-class Situation:
+class Situation(KeptJson):
     """How the hand was won: the win conditions a referee asks about, checked for contradictions.
 
     ``discarder`` is the seat wind of the player whose discard won (only for a win on a discard);
