@@ -8,7 +8,6 @@ public contract shared by the scorer, the photo pipeline, the synthetic generato
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
@@ -16,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from scoring.json_text import KeptJson
-from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, TILES, Tile, tile
+from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
 
 
 class HandError(ValueError):
@@ -271,14 +270,17 @@ def check_tiles(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
-    for face, n in Counter([t.index for t in all_tiles]).items():  # an index hashes in C, a Tile in Python
-        if n > COPIES_PER_FACE:
-            raise FifthCopyError(f"{n} copies of {TILES[face].code}: a set has only {COPIES_PER_FACE}")
+    counts = [0] * PLAYABLE_COUNT
+    for t in all_tiles:
+        counts[t.index] += 1
+    if max(counts) > COPIES_PER_FACE:
+        face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
+        raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if any(not t.is_bonus for t in flowers):
         raise HandError("flowers must be flower or season tiles 1f-8f")
-    for face, n in Counter(flowers).items() if flowers else ():
-        if n > 1:
-            raise FifthCopyError(f"flower {face.code} appears {n} times: there is one of each")
+    if len(set(flowers)) < len(flowers):
+        face = next(t for t in flowers if flowers.count(t) > 1)
+        raise FifthCopyError(f"flower {face.code} appears {flowers.count(face)} times: there is one of each")
     if not len(flowers) <= flower_count <= 8:
         raise HandError(f"flower count {flower_count}: must be 0-8 and at least the flowers listed")
 
