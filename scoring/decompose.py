@@ -104,9 +104,6 @@ def _splits(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
     return _unique(found)
 
 
-_SUIT_SPANS = tuple((start, start + (7 if start == HONOR_START else 9)) for start in SUIT_STARTS)
-
-
 class _Suit(NamedTuple):
     """What the readings and the waits need of one suit's counts, worked out once per counts."""
 
@@ -117,7 +114,7 @@ class _Suit(NamedTuple):
     size: int
     knit: int  # the most tiles of one of its 147, 258, 369 present (suited only)
     faces: int  # how many of its faces it holds
-    even: bool  # every face held an even number of times
+    odd: int  # how many of its faces it holds an odd number of times
 
 
 @lru_cache(maxsize=None)
@@ -127,12 +124,13 @@ def _suit(counts: tuple[int, ...], start: int) -> _Suit:
     size = sum(counts)
     knit = 0 if honors else max(sum(1 for r in range(first, 9, 3) if counts[r]) for first in range(3))
     faces = sum(1 for n in counts if n)
-    return _Suit(counts, start, splits, size % 3 == 2, size, knit, faces, not any(n % 2 for n in counts))
+    return _Suit(counts, start, splits, size % 3 == 2, size, knit, faces, sum(n % 2 for n in counts))
 
 
 def _suits(counts: list[int] | tuple[int, ...]) -> list[_Suit]:
     """The counts cut into their four suits, each summed up."""
-    return [_suit(tuple(counts[start:end]), start) for start, end in _SUIT_SPANS]
+    c = tuple(counts)
+    return [_suit(c[:9], 0), _suit(c[9:18], 9), _suit(c[18:27], 18), _suit(c[27:], HONOR_START)]
 
 
 def regular_splits(counts: list[int]) -> list[tuple[Group, ...]]:
@@ -204,7 +202,7 @@ def all_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
     found = [Reading(REGULAR, (*split, *melds)) for split in _regular_splits(suits)]
     if len(melds) > 1:  # the special forms and the knitted straight leave room for one meld at most
         return found
-    if not melds and (all(s.even for s in suits) or sum(s.faces for s in suits) >= 13):  # pairs, or 13 faces
+    if not melds and (not any(s.odd for s in suits) or sum(s.faces for s in suits) >= 13):  # pairs, or 13 faces
         found += special_readings(counts, melds)
     if _knit_reach(suits) == 9:
         found += knitted_straight_readings(counts, melds)
@@ -259,7 +257,10 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
     if open_sets > 1:
         return found
     present = None
-    if open_sets == 0 and sum(s.size for s in suits) == 13:
+    odd = suits[0].odd + suits[1].odd + suits[2].odd + suits[3].odd
+    faces = suits[0].faces + suits[1].faces + suits[2].faces + suits[3].faces
+    # seven pairs lack one face held an odd number of times; the orphans and knitted forms hold 12 faces or more
+    if open_sets == 0 and sum(s.size for s in suits) == 13 and (odd == 1 or faces >= 12):
         present = {t for t, n in enumerate(standing) if n}
         odd = [t for t, n in enumerate(standing) if n % 2]
         if len(odd) == 1:

@@ -8,12 +8,13 @@ public contract shared by the scorer, the photo pipeline, the synthetic generato
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from operator import attrgetter
 from typing import Any
 
+from scoring.json_text import KeptJson
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
 
 
@@ -269,20 +270,23 @@ def check_tiles(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
-    for face, n in Counter(all_tiles).items():
-        if n > COPIES_PER_FACE:
-            raise FifthCopyError(f"{n} copies of {face.code}: a set has only {COPIES_PER_FACE}")
+    counts = [0] * PLAYABLE_COUNT
+    for t in all_tiles:
+        counts[t.index] += 1
+    if max(counts) > COPIES_PER_FACE:
+        face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
+        raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if any(not t.is_bonus for t in flowers):
         raise HandError("flowers must be flower or season tiles 1f-8f")
-    for face, n in Counter(flowers).items() if flowers else ():
-        if n > 1:
-            raise FifthCopyError(f"flower {face.code} appears {n} times: there is one of each")
+    if len(set(flowers)) < len(flowers):
+        face = next(t for t in flowers if flowers.count(t) > 1)
+        raise FifthCopyError(f"flower {face.code} appears {flowers.count(face)} times: there is one of each")
     if not len(flowers) <= flower_count <= 8:
         raise HandError(f"flower count {flower_count}: must be 0-8 and at least the flowers listed")
 
 
 @dataclass(frozen=True)
-class Situation:
+class Situation(KeptJson):
     """How the hand was won: the win conditions a referee asks about, checked for contradictions.
 
     ``discarder`` is the seat wind of the player whose discard won (only for a win on a discard);
@@ -310,28 +314,10 @@ class Situation:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Situation:
         """Read the situation fields of a score request (see the README); others are ignored here."""
-        win = data.get("win", "discard")
-        if win not in ("discard", "self_drawn"):
-            raise SituationError(f"win must be 'discard' or 'self_drawn', not {win!r}")
-        flags = {}
-        for name in ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile"):
-            value = data.get(name, False)
-            if not isinstance(value, bool):
-                raise SituationError(f"{name} must be true or false")
-            flags[name] = value
-        winds = {}
-        for name in ("seat_wind", "prevalent_wind", "discarder"):
-            value = data.get(name)
-            if value is not None and not isinstance(value, str):
-                raise SituationError(f"{name} must be a wind code E, S, W or N")
-            winds[name] = tile(value) if value is not None else None
-        return cls(
-            self_drawn=win == "self_drawn",
-            seat_wind=winds["seat_wind"] or WINDS[0],
-            prevalent_wind=winds["prevalent_wind"] or WINDS[0],
-            discarder=winds["discarder"],
-            **flags,
-        )
+        values = tuple([data.get(name, default) for name, default in _REQUEST_FIELDS])
+        if all(type(v) in _WORDS for v in values):  # hashable, and no two such values of other types are equal
+            return _situation(*values)
+        return _situation.__wrapped__(*values)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -368,6 +354,35 @@ class Situation:
                 f"last tile of its kind: a copy of {hand.win_tile.code} in the standing hand means at most "
                 f"two others were visible"
             )
+
+
+_CONDITIONS = ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
+_REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
+                   ("seat_wind", None), ("prevalent_wind", None), ("discarder", None))
+_WORDS = (str, bool, type(None))
+
+
+# Requests name a few thousand situations at most: each is read and checked once.
+@lru_cache(maxsize=4096)
+def _situation(win: Any, *values: Any) -> Situation:
+    """The ``Situation`` of a request's fields in ``_REQUEST_FIELDS`` order, each type checked."""
+    if win not in ("discard", "self_drawn"):
+        raise SituationError(f"win must be 'discard' or 'self_drawn', not {win!r}")
+    for name, value in zip(_CONDITIONS, values):
+        if not isinstance(value, bool):
+            raise SituationError(f"{name} must be true or false")
+    winds = {}
+    for name, value in zip(("seat_wind", "prevalent_wind", "discarder"), values[len(_CONDITIONS):]):
+        if value is not None and not isinstance(value, str):
+            raise SituationError(f"{name} must be a wind code E, S, W or N")
+        winds[name] = tile(value) if value is not None else None
+    return Situation(
+        win == "self_drawn",
+        winds["seat_wind"] or WINDS[0],
+        winds["prevalent_wind"] or WINDS[0],
+        *values[: len(_CONDITIONS)],
+        discarder=winds["discarder"],
+    )
 
 
 def _situation_problem(s: Situation) -> str | None:

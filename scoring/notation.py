@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.held import Held
@@ -25,18 +26,21 @@ class NotationError(HandError):
     """Text that is not hand notation; the message points at the offending part."""
 
 
-def _run_tiles(run: str) -> list[Tile]:
+# A hand's runs and melds come back in hand after hand: each text is read once (a bad one, raising, is not kept).
+@lru_cache(maxsize=1 << 14)
+def _run_tiles(run: str) -> tuple[Tile, ...]:
     if run[-1].isalpha() and run[0].isdigit():
         suit = run[-1]
-        return [BY_CODE.get(d + suit) or tile(d + suit) for d in run[:-1]]  # tile() names a bad code
-    return [BY_CODE.get(c) or tile(c) for c in run]
+        return tuple([BY_CODE.get(d + suit) or tile(d + suit) for d in run[:-1]])  # tile() names a bad code
+    return tuple([BY_CODE.get(c) or tile(c) for c in run])
 
 
+@lru_cache(maxsize=4096)
 def _meld(body: str) -> Meld:
     found = _MELD.match(body)
     if not found:
         raise NotationError(f"malformed meld [{body}]: write e.g. [567m,2], [999s,3], [8888p,1] or [SSSS]")
-    tiles = tuple(_run_tiles(found["tiles"]))
+    tiles = _run_tiles(found["tiles"])
     n = int(found["n"]) if found["n"] else None
     if len(tiles) == 4:
         if n is None:

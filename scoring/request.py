@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from scoring.hand import Hand, HandError, Situation, check_flower_count
 from scoring.held import Held
+from scoring.json_text import dumps, string
 from scoring.notation import format_hand, parse_hand
 from scoring.score import ScoreResult, score
 from scoring.tiles import tile
@@ -94,3 +95,17 @@ def answer_request(request: Any, raise_errors: bool = False) -> dict[str, Any]:
             raise
         return {**echo, "ok": False, "error": str(exc)}
     return {**echo, **answer_json(hand, situation, result)}
+
+
+def answer_line(request: Any) -> str:
+    """`answer_request`'s answer as `json_text.dumps` writes it (a line of `mcr score --jsonl`), put together from
+    the kept text of its situation, fans and sets; a request that fails is answered by `answer_request`."""
+    try:
+        echo = request_id(request)
+        hand, situation = read_request(request)
+        result = score(hand, situation)
+    except (HandError, ValueError):
+        return dumps(answer_request(request))
+    head = f'{{"id": {dumps(echo["id"])}, ' if echo else "{"
+    return (f'{head}"ok": true, "hand": {string(format_hand(hand))}, "situation": {situation.json_text}, '
+            f"{result.json_members()}}}")

@@ -31,8 +31,9 @@ from scoring.decompose import (
 )
 from scoring.fans import FAN_BY_ID, MIN_POINTS, POINTS, Fan, apply_exclusions
 from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
+from scoring.json_text import BOOLEANS, KeptJson, string
 from scoring.patterns import Found, HandFacts, View, hand_fans, reading_fans
-from scoring.patterns.view import Evidence, label, render, tiles_label
+from scoring.patterns.view import label, render, tiles_label
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE, Tile
 
 # (points, chows, pair tile), form, groups as they score, fans kept
@@ -47,7 +48,7 @@ class ScoreError(str, Enum):
 
 
 @dataclass(frozen=True)
-class FanScore:
+class FanScore(KeptJson):
     """One fan of the result: ``points`` is its value once, scored ``count`` times; ``evidence`` says
     which sets or tiles make each occurrence."""
 
@@ -64,7 +65,7 @@ class FanScore:
 
 
 @dataclass(frozen=True)
-class ReadingSet:
+class ReadingSet(KeptJson):
     """A set of the chosen reading as a player sees it: kind, tiles, and whether it is concealed."""
 
     kind: str  # chow, pung, kong, pair, knitted (a knitted straight), single (honours and knitted)
@@ -100,6 +101,17 @@ class ScoreResult:
             "payouts": dict(self.payouts),
             "reading": {"form": self.form, "sets": [s.to_json() for s in self.reading]} if self.form else None,
         }
+
+    def json_members(self) -> str:
+        """The members of ``to_json()`` as `json_text.dumps` writes them, without the braces, put together from
+        the fans' and sets' kept text."""
+        reading = (f'{{"form": {string(self.form)}, "sets": [{", ".join([s.json_text for s in self.reading])}]}}'
+                   if self.form else "null")
+        payouts = ", ".join([f'"{seat}": {amount}' for seat, amount in self.payouts.items()])  # seats: E S W N
+        return (f'"fans": [{", ".join([f.json_text for f in self.fans])}], "fan_points": {self.fan_points}, '
+                f'"total": {self.total}, "is_win": {BOOLEANS[self.is_win]}, '
+                f'"error": {string(self.error.value) if self.error else "null"}, "payouts": {{{payouts}}}, '
+                f'"reading": {reading}')
 
 
 def score(hand: Hand, situation: Situation | None = None) -> ScoreResult:
@@ -251,10 +263,10 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
-    fans = [_cached_fan_score(f, tuple(ev)) for f, ev in sorted(kept.items())]
+    fans = [_fan_score(f, tuple([render(e) for e in ev])) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
-        fans.append(_cached_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
+        fans.append(_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)
@@ -266,9 +278,10 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
 
 
 @lru_cache(maxsize=16384)
-def _cached_fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
+def _fan_score(fan_id: int, evidence: tuple[str, ...]) -> FanScore:
+    """A fan with its evidence as written: the same fan on the same sets in another hand is the same value."""
     spec = FAN_BY_ID[fan_id]
-    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), tuple(render(e) for e in evidence))
+    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), evidence)
 
 
 @lru_cache(maxsize=4096)

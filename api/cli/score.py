@@ -103,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
 
 def stream(lines: TextIO, out: TextIO) -> int:
     """Answer each JSON line of ``lines`` on ``out``, in order; blank lines are skipped."""
-    from scoring.request import answer_request
+    from scoring.json_text import dumps
+    from scoring.request import answer_line
 
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -111,10 +112,10 @@ def stream(lines: TextIO, out: TextIO) -> int:
         try:
             request = json.loads(line)
         except json.JSONDecodeError as exc:
-            answer = {"ok": False, "error": f"line {number}: not JSON ({exc.msg})"}
+            answer = dumps({"ok": False, "error": f"line {number}: not JSON ({exc.msg})"})
         else:
-            answer = answer_request(request)
-        out.write(json.dumps(answer, ensure_ascii=False) + "\n")
+            answer = answer_line(request)
+        out.write(answer + "\n")
         out.flush()
     return 0
 

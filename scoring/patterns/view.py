@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import NamedTuple
 
-from scoring.decompose import HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, single_wait
+from scoring.decompose import FACES, HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, single_wait
 from scoring.tiles import PLAYABLE
 
 Evidence = str | tuple[Group, ...]
@@ -32,16 +32,9 @@ def is_terminal_or_honor(t: int) -> bool:
     return t >= HONOR_START or t % 9 in (0, 8)
 
 
-@lru_cache(maxsize=4096)
 def label(g: Group) -> str:
     """A group as a player writes it: ``123m``, ``999s``, ``EEEE``, ``55p``, ``147m258p369s``."""
-    if g.kind is SetKind.KNITTED:
-        return tiles_label(KNITTED_STRAIGHTS[g.tile])
-    if g.kind is SetKind.CHOW:
-        tiles = (g.tile, g.tile + 1, g.tile + 2)
-    else:
-        tiles = (g.tile,) * {SetKind.PUNG: 3, SetKind.KONG: 4, SetKind.PAIR: 2}[g.kind]
-    return tiles_label(tiles)
+    return _LABELS[g.kind][g.tile]
 
 
 def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
@@ -64,9 +57,8 @@ def add(found: Found, fan_id: int, evidence: Evidence) -> None:
     found.setdefault(fan_id, []).append(evidence)
 
 
-@lru_cache(maxsize=8192)
 def render(evidence: Evidence) -> str:
-    return evidence if isinstance(evidence, str) else " ".join(label(g) for g in evidence)
+    return evidence if isinstance(evidence, str) else " ".join([_LABELS[g.kind][g.tile] for g in evidence])
 
 
 class HandFacts(NamedTuple):
@@ -106,3 +98,16 @@ class View(NamedTuple):
     chows: tuple[Group, ...]  # sorted by tile
     pungs: tuple[Group, ...]  # pungs and kongs, sorted by tile, concealed as they score
     pair: Group | None
+
+
+def _kind_labels(kind: SetKind) -> tuple[str, ...]:
+    if kind is SetKind.KNITTED:
+        return tuple(tiles_label(ks) for ks in KNITTED_STRAIGHTS)
+    if kind is SetKind.CHOW:
+        return tuple(tiles_label((t, t + 1, t + 2)) if t < HONOR_START and t % 9 < 7 else "" for t in range(FACES))
+    size = {SetKind.PUNG: 3, SetKind.KONG: 4, SetKind.PAIR: 2}[kind]
+    return tuple(tiles_label((t,) * size) for t in range(FACES))
+
+
+# label(g) for every kind (a SetKind is its place here) and lowest tile (a knitted straight: its number).
+_LABELS: tuple[tuple[str, ...], ...] = tuple(_kind_labels(kind) for kind in SetKind)
