@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +13,10 @@ import pytest
 
 from datasets.composed import Conventions, CropBank, compose, meld_tiles
 from models.measure import melds as measure
-from scoring import Meld, MeldKind
+from scoring import Meld, MeldKind, Situation, parse_hand
 from scoring.tiles import BACK, PLAYABLE, TILES, tile
+from tests.vision.conftest import lay, shoot
+from vision.scan import scan_detections
 
 
 def _bank() -> CropBank:
@@ -64,3 +67,15 @@ def test_the_measure_reads_true_boxes_per_convention(tmp_path: Path, capsys: pyt
     report = json.loads(capsys.readouterr().out)
     assert report["n"] == 6 and 0.5 <= report["grouped"] <= 1.0
     assert all(0 <= v["scored"] <= 1 for v in report["conventions"].values())
+
+
+def test_a_kong_the_reading_doubts_counts_once_its_doubt_is_answered() -> None:
+    """A kong shown face up with nothing turned anywhere cannot be told concealed from claimed: read as claimed
+    with a doubt, it scores otherwise than the true concealed kong until the user answers that doubt; a kong
+    read with no doubt on it is never replaced."""
+    result = scan_detections(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p | E E E E")), Situation())
+    truth = parse_hand("[EEEE]123456789m9p9p")
+    assert result.hand is not None and measure._points(result.hand) != measure._points(truth)
+    assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
+    sure = replace(result, doubts=())
+    assert measure._points(measure._doubts_answered(sure, truth)) != measure._points(truth)

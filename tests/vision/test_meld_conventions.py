@@ -77,6 +77,14 @@ def test_flowers_in_a_row_of_their_own_beside_the_hand() -> None:
     assert _read([*tiles, *flowers]) == "16f123456789m9p123s9p"
 
 
+@pytest.mark.parametrize("row", [-1.9, 1.9])
+def test_a_lone_flower_in_its_own_row_a_tile_and_a_gap_away(row: float) -> None:
+    """A row of flowers lies a tile's depth plus a gap of up to another depth off the hand's line, behind or
+    in front; one flower alone is such a row too."""
+    tiles = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p")
+    assert _read([*tiles, Placed("5f", 4.0, row * ASPECT)]) == "5f123456789m9p123s9p"
+
+
 def test_a_sliver_of_a_tile_at_the_rows_end_is_no_tile_of_the_hand() -> None:
     found = shoot(lay(f"{STANDING} | 5p~ 5p 5p"))
     x0, y0, x1, y1 = found.xyxy[int(np.argmax(found.xyxy[:, 2]))]
