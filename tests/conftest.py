@@ -7,6 +7,7 @@ else they need when called."""
 from __future__ import annotations
 
 import struct
+from dataclasses import dataclass
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,8 +19,8 @@ from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
 from scoring.tiles import TILES
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU
-from vision.locate import Located
-from vision.tilefaces import FaceMemory, top_two
+from vision.locate import Located, Locator
+from vision.tilefaces import Readers
 
 
 def held_out_hand_photos() -> list[Path]:
@@ -60,16 +61,22 @@ def jpeg_declaring(width: int, height: int) -> bytes:
 
 
 # A base for stand-in detectors in tests: they answer a whole reading in one call, as `Detector.__call__` does, and
-# this gives them the detector's two steps that `vision.zoom` takes (`locate`, then `read`) and its threshold
-# (``conf``: none unless a stand-in sets one, so each keeps what it was given).
+# this gives them the two stage values a runner takes from a `Detector` (`locator`, then `readers`) and its
+# threshold (``conf``: none unless a stand-in sets one, so each keeps what it was given).
 class StandIn:
-    """Locating is the stand-in's call (its faces become the scores located); reading gives them back."""
+    """Locating is the stand-in's call (its faces become the scores located, `locate`); its readers are none, so
+    reading faces (`vision.tilefaces.read_faces`) gives the located faces back, held to ``conf``."""
 
     iou = NMS_IOU
     version = "stand-in"
     conf = 0.0
     stride: int | None = None  # a fixed square input, unless a test frees it
-    refiner = None  # boxes as the stand-in gives them
+    readers = Readers(faces=None, second_looks={}, refiner=None)  # faces as located, boxes as given
+
+    @property
+    def locator(self) -> Locator:
+        """The stand-in as stage 2 takes a `Locator`: its `locate`, at its size, stride and iou."""
+        return _Locating(self)  # type: ignore[return-value]  # a `Locator` as far as `vision.zoom` asks
 
     def locate(self, image: np.ndarray, side: int | None = None) -> Located:
         reading: TileDetections = self(image)  # type: ignore[operator]  # the subclass's reading
@@ -80,11 +87,6 @@ class StandIn:
         scores[rows, reading.class_id] = reading.confidence
         return Located(reading.xyxy, scores)
 
-    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
-             ) -> TileDetections:
-        reading = TileDetections(located.xyxy, *top_two(located.scores))
-        return reading[reading.confidence >= self.conf]
-
     def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None,
               refine: bool | None = None) -> StandIn:
         """The stand-in itself (its reading of crops at any views is its reading; its counters stay
@@ -94,3 +96,25 @@ class StandIn:
         self.conf = self.conf if conf is None else conf
         self.iou = self.iou if iou is None else iou
         return self
+
+
+@dataclass(frozen=True)
+class _Locating:
+    """A stand-in's `locate` as a `Locator`: what `vision.zoom` calls and asks of one."""
+
+    stand_in: StandIn
+
+    def __call__(self, image: np.ndarray, side: int | None = None) -> Located:
+        return self.stand_in.locate(image, side)
+
+    @property
+    def size(self) -> int:
+        return self.stand_in.size  # type: ignore[attr-defined, no-any-return]  # each stand-in sets its size
+
+    @property
+    def stride(self) -> int | None:
+        return self.stand_in.stride
+
+    @property
+    def iou(self) -> float:
+        return self.stand_in.iou

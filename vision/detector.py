@@ -1,16 +1,18 @@
 """The tile detector at run time: the models of a reading, loaded once, and one reading of an image with them.
 
 `Detector` loads our YOLO model as ONNX (run by onnxruntime, never torch) beside the face reader, its second looks
-and the box refiner; a call runs the pipeline's detection stages on one image: `Detector.locate` (stage 2,
-`vision.locate`) finds the candidate tiles, `Detector.read` (stage 3, `vision.tilefaces`) reads their faces, and
-the result is each tile's best face and its runner-up as a `TileDetections`. The two steps are apart so that a
-pass whose tiles will be read again zoomed (`vision.zoom`) costs the detector only.
+and the box refiner, and holds them as the two detection stages' values: its `Locator` (stage 2, `vision.locate`:
+one pass of the detector, finding the candidate tiles) and its `Readers` (stage 3, `vision.tilefaces.read_faces`:
+their faces read). A call runs the one stage, then the other, on one image: each tile's best face and its runner-up
+as a `TileDetections`. The stages are apart so that a pass whose tiles will be read again zoomed (`vision.zoom`,
+given the `Locator` alone) costs the detector only; `vision.views` runs them for the photo's turns.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +20,9 @@ import numpy as np
 from vision.boxes import BoxRefiner
 from vision.detections import TileDetections
 from vision.faces import FaceReader, checked_views, face_model_path, reader_paths
-from vision.locate import BoxBins, Located, locate_once
+from vision.locate import BoxBins, Locator
 from vision.onnxmodel import OnnxModel
-from vision.tilefaces import FaceMemory, read_faces
+from vision.tilefaces import Readers, read_faces
 from vision.weights import BOX_REFINER, DETECTOR, shipped
 
 NMS_IOU = 0.5  # IoU over which two boxes of one face are one tile: tiles standing in a row overlap far less, and at
@@ -78,23 +80,24 @@ class Detector:
     ) -> None:
         if threads < 1:
             raise ValueError(f"need threads >= 1 (got {threads})")
-        checked_conf(conf)
-        checked_iou(iou)
-        self.views = checked_views(views)
+        conf, iou, views = checked_conf(conf), checked_iou(iou), checked_views(views)  # refused before loading
         path = Path(model_path) if model_path is not None else default_model_path()
-        self._model = OnnxModel.load(path, threads, "model", "models.training.export")
-        self.size, self.classes = self._model.size, self._model.classes
-        self.bins = BoxBins.of(self._model.metadata)
-        self.conf, self.iou, self.max_det = conf, iou, max_det
+        model = OnnxModel.load(path, threads, "model", "models.training.export")
+        self.size, self.classes = model.size, model.classes
+        self.locator = Locator(model, BoxBins.of(model.metadata), conf, iou, max_det)
         face_path, look_paths = reader_paths(face_model, second_looks, faces)
-        self.faces = FaceReader(face_path, threads) if face_path is not None else None
-        self.second_looks = {name: FaceReader(path, threads) for name, path in look_paths.items()}
         refiner_path = face_model_path(box_model, refine, BOX_REFINER)
-        self.refiner = BoxRefiner(refiner_path, threads) if refiner_path is not None else None
+        self.readers = Readers(
+            FaceReader(face_path, threads) if face_path is not None else None,
+            {name: FaceReader(path, threads) for name, path in look_paths.items()},
+            BoxRefiner(refiner_path, threads) if refiner_path is not None else None,
+            views,
+        )
 
     def __call__(self, image: np.ndarray) -> TileDetections:
-        """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates."""
-        return self.read(image, self.locate(image))
+        """Detections for one BGR image (as `load_image` or cv2 gives it), in its own pixel coordinates: the
+        candidates located (stage 2), then their faces read (stage 3)."""
+        return read_faces(self.readers, image, self.locator(image), self.conf, self.iou)
 
     def tuned(self, views: int | None = None, conf: float | None = None, iou: float | None = None,
               refine: bool | None = None) -> Detector:
@@ -102,20 +105,46 @@ class Detector:
         quarter turns, keeping tiles surer than ``conf`` and boxes of one face overlapping less than ``iou``,
         each as before when not given; ``refine=False``: its boxes as drawn, no refiner."""
         other = copy.copy(self)
-        if refine is False:
-            other.refiner = None
-        if iou is not None:
-            other.iou = checked_iou(iou)
-        if views is not None:
-            other.views = checked_views(views)
-        if conf is not None:
-            other.conf = checked_conf(conf)
+        other.locator = replace(self.locator, conf=self.conf if conf is None else checked_conf(conf),
+                                iou=self.iou if iou is None else checked_iou(iou))
+        other.readers = replace(self.readers, views=self.views if views is None else checked_views(views),
+                                refiner=None if refine is False else self.refiner)
         return other
+
+    @property
+    def conf(self) -> float:
+        """The tile threshold both stages hold candidates and read tiles to."""
+        return self.locator.conf
+
+    @property
+    def iou(self) -> float:
+        """The overlap over which both stages take two boxes of one face for one tile."""
+        return self.locator.iou
+
+    @property
+    def views(self) -> int:
+        """The quarter turns at which the readers read each crop one view leaves in doubt."""
+        return self.readers.views
+
+    @property
+    def faces(self) -> FaceReader | None:
+        """The face reader (None: faces as the detector scores them)."""
+        return self.readers.faces
+
+    @property
+    def second_looks(self) -> Mapping[str, FaceReader]:
+        """The second-look readers, by name."""
+        return self.readers.second_looks
+
+    @property
+    def refiner(self) -> BoxRefiner | None:
+        """The box refiner (None: boxes as drawn)."""
+        return self.readers.refiner
 
     @property
     def version(self) -> str:
         """The detector's version and those of the models it reads with (``+faces-…``, a second look's, ``+boxes-…``)."""
-        version = self._model.version
+        version = self.locator.model.version
         if self.faces is not None:
             version += f"+faces-{self.faces.version}"
         version += "".join(f"+{name}-{reader.version}" for name, reader in self.second_looks.items())
@@ -125,19 +154,4 @@ class Detector:
     def stride(self) -> int | None:
         """The multiple of which a free-shaped model's input sides are; None for a fixed square input,
         which reads every image at ``size``."""
-        return self._model.stride
-
-    def locate(self, image: np.ndarray, side: int | None = None) -> Located:
-        """Where the detector sees tiles in a BGR image, before the face reader reads them (`locate_once`): enough
-        to decide whether the photo must be read again zoomed (`vision.zoom`), at the cost of the detector only.
-        ``side``: the input's long side, when not the model's ``size`` (a free-shaped model only)."""
-        return locate_once(self._model, self.bins, image, self.conf, self.iou, self.max_det, side)
-
-    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
-             ) -> TileDetections:
-        """The faces of the tiles `locate` found in ``image`` (`read_faces`): each read again by the face reader
-        and fused with the detector's scores (`vision.tilefaces.fuse`), boxes of one tile read alike merged, tiles
-        held to ``conf``, the boxes kept redrawn by the box refiner when there is one (`vision.boxes`). ``turn``:
-        the crops read as in the photo turned that many quarter turns (`FaceReader.__call__`); ``memory``: faces
-        read before in this photo, taken from there where a box was read, and added to (the crops read here)."""
-        return read_faces(self, image, located, turn, memory)
+        return self.locator.stride

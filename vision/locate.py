@@ -3,8 +3,8 @@
 One pass of our YOLO model (ONNX, run by onnxruntime, never torch): the image letterboxed (aspect ratio kept,
 grey padding, as Ultralytics trains), the output decoded (`decode`: boxes, or the box distributions of a head
 exported without its box decoding, `BoxBins`, and class scores per anchor), class-aware NMS applied, boxes mapped
-back to the image's pixels (`locate_once`). Where to look again (zoomed, in quarters, turned) is `vision.zoom`'s;
-the faces of the candidates are read by the next stage, `vision.tilefaces`.
+back to the image's pixels: a `Locator`, the pass as a value. Where to look again (zoomed, in quarters, turned) is
+`vision.zoom`'s, given the `Locator`; the faces of the candidates are read by the next stage, `vision.tilefaces`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring.tiles import TILES
 from vision.geometry import box_area, class_aware_nms, nms
-from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
+from vision.onnxmodel import PAD_VALUE, OnnxModel, in_tile_order, tile_there, to_blob
 
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): a
@@ -73,14 +73,6 @@ class Letterbox:
         the edge, does not."""
         inside = box_area(original)
         return (inside > 0) & (inside >= SHOWN * box_area(xyxy) / self.scale**2)
-
-
-
-def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
-    """How sure a model is of a tile, whatever its face: the noisy-or of its independent per-face
-    scores along ``axis``. A tile the detector hesitates over between faces (a flower of a set it has
-    not seen, eight faces at 0.1 each) is still surely a tile: its best face alone would drop it."""
-    return 1.0 - np.prod(1.0 - class_scores, axis=axis)
 
 
 @dataclass(frozen=True)
@@ -160,15 +152,6 @@ def decode(output: np.ndarray, conf: float, iou: float, max_det: int, bins: BoxB
     return xyxy[kept], np.ascontiguousarray(scores_all[:, sure[kept]].T)
 
 
-
-def in_tile_order(scores: np.ndarray, tile_index: np.ndarray) -> np.ndarray:
-    """A model's per-class columns placed in the tile vocabulary's order (faces it lacks score 0)."""
-    placed = np.zeros((len(scores), len(TILES)), np.float32)
-    placed[:, tile_index] = scores
-    return placed
-
-
-
 @dataclass(frozen=True)
 class Located:
     """The detector's candidate tiles in one image, before their faces are read: boxes (n×4, the image's
@@ -202,21 +185,42 @@ class Located:
         return self.xyxy[nms(self.xyxy, tile_there(self.scores, axis=1), iou)]
 
 
+@dataclass(frozen=True)
+class Locator:
+    """Stage 2's one pass, as a value: the detector's model (its boxes decoded as ``bins`` says) and what a pass
+    keeps (tiles surer than ``conf``, at most ``max_det``, boxes of one face overlapping less than ``iou``).
+    Frozen, so a runner tuned to other thresholds (`Detector.tuned`) holds another `Locator` over the same model,
+    and the passes that look again (`vision.zoom`) are given it alone, never the runner."""
 
+    model: OnnxModel
+    bins: BoxBins | None
+    conf: float
+    iou: float
+    max_det: int
 
-def locate_once(model: OnnxModel, bins: BoxBins | None, image: np.ndarray, conf: float, iou: float, max_det: int,
-                side: int | None = None) -> Located:
-    """The candidates one pass of ``model`` (its boxes decoded as ``bins`` says) finds in a BGR image: tiles
-    surer than ``conf``, at most ``max_det``, boxes of one face overlapping less than ``iou``. ``side``: the
-    input's long side, when not the model's ``size`` (a free-shaped model only)."""
-    if image.ndim != 3 or image.shape[2] != 3:
-        raise ValueError(f"expected a colour image (h, w, 3), got shape {image.shape}")
-    if side is not None and side != model.size and model.stride is None:
-        raise ValueError(f"this model reads a fixed {model.size}x{model.size} input, not one of side {side}")
-    height, width = image.shape[:2]
-    box = Letterbox.fit(height, width, side or model.size, model.stride)
-    output = model.run(to_blob(box.apply(image)[None]))[0]
-    xyxy, class_scores = decode(output, conf, iou, max_det, bins, (box.height, box.width))
-    original = box.to_original(xyxy, height, width)
-    shown = box.shown(xyxy, original)
-    return Located(original[shown], in_tile_order(class_scores[shown], model.tile_index))
+    @property
+    def size(self) -> int:
+        """The model's input side (the long side an image is read at by default)."""
+        return self.model.size
+
+    @property
+    def stride(self) -> int | None:
+        """The multiple of which a free-shaped model's input sides are; None for a fixed square input,
+        which reads every image at ``size``."""
+        return self.model.stride
+
+    def __call__(self, image: np.ndarray, side: int | None = None) -> Located:
+        """The candidates one pass finds in a BGR image, in its pixels. ``side``: the input's long side, when not
+        the model's ``size`` (a free-shaped model only)."""
+        model = self.model
+        if image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError(f"expected a colour image (h, w, 3), got shape {image.shape}")
+        if side is not None and side != model.size and model.stride is None:
+            raise ValueError(f"this model reads a fixed {model.size}x{model.size} input, not one of side {side}")
+        height, width = image.shape[:2]
+        box = Letterbox.fit(height, width, side or model.size, model.stride)
+        output = model.run(to_blob(box.apply(image)[None]))[0]
+        xyxy, class_scores = decode(output, self.conf, self.iou, self.max_det, self.bins, (box.height, box.width))
+        original = box.to_original(xyxy, height, width)
+        shown = box.shown(xyxy, original)
+        return Located(original[shown], in_tile_order(class_scores[shown], model.tile_index))

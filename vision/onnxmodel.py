@@ -7,7 +7,9 @@ where the input reaches past the photo. A reader's input (and the refiner's) is 
 this reads from the graph; the detector's height and width are free (exported with dynamic axes): it learned
 at the side its metadata ``imgsz`` gives and reads a photo at that long side, padded only up to a multiple of
 its ``stride``, so a thin strip costs a thin input (a 1005×473 zoom window 18.5 -> 10.7 ms). The rest of a
-model's metadata is kept (``metadata``) for the code that reads its output (`vision.locate.BoxBins`).
+model's metadata is kept (``metadata``) for the code that reads its output (`vision.locate.BoxBins`). What a
+model's per-class scores say, as the locate and read-faces stages both read them: in the tile vocabulary's
+order (`in_tile_order`), and how sure they are of a tile whatever its face (`tile_there`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring.tiles import tile
+from scoring.tiles import TILES, tile
 
 PAD_VALUE = 114  # Ultralytics' letterbox grey: what both models saw outside a photo while training
 
@@ -31,6 +33,20 @@ def to_blob(images: np.ndarray) -> np.ndarray:
     blob = np.empty((n, 3, height, width), np.float32)
     np.divide(images[..., ::-1].transpose(0, 3, 1, 2), np.float32(255), out=blob, dtype=np.float32)
     return blob
+
+
+def in_tile_order(scores: np.ndarray, tile_index: np.ndarray) -> np.ndarray:
+    """A model's per-class columns placed in the tile vocabulary's order (faces it lacks score 0)."""
+    placed = np.zeros((len(scores), len(TILES)), np.float32)
+    placed[:, tile_index] = scores
+    return placed
+
+
+def tile_there(class_scores: np.ndarray, axis: int) -> np.ndarray:
+    """How sure a model is of a tile, whatever its face: the noisy-or of its independent per-face
+    scores along ``axis``. A tile the detector hesitates over between faces (a flower of a set it has
+    not seen, eight faces at 0.1 each) is still surely a tile: its best face alone would drop it."""
+    return 1.0 - np.prod(1.0 - class_scores, axis=axis)
 
 
 @dataclass(frozen=True)

@@ -8,18 +8,18 @@ kept per tile read alike, and the kept boxes redrawn by the box refiner when the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scoring.tiles import TILES
+from vision.boxes import BoxRefiner
 from vision.detections import TileDetections
+from vision.faces import FaceReader
 from vision.geometry import box_iou, class_aware_nms, nms
-from vision.locate import Located, in_tile_order, tile_there
-
-if TYPE_CHECKING:
-    from vision.detector import Detector
+from vision.locate import Located
+from vision.onnxmodel import in_tile_order, tile_there
 
 RUNNER_UP_FLOOR = 0.05  # a second face scored under this is not worth naming
 SAME_CROP = 0.9  # IoU over which two candidate boxes show the face reader the same crop: a looser bound would read
@@ -89,37 +89,55 @@ class FaceMemory:
         self.faces = np.concatenate([self.faces, faces])
 
 
-def read_faces(detector: Detector, image: np.ndarray, located: Located, turn: int = 0,
+@dataclass(frozen=True)
+class Readers:
+    """What stage 3 reads with: the face reader (None: the detector's faces are the reading), the second looks
+    by name (`vision.faces.SECOND_LOOKS`), the box refiner (None: boxes as the detector drew them), and the
+    quarter turns at which each crop one view leaves in doubt is read (``views``: 1, 2 or 4,
+    `FaceReader.__call__`). Frozen, so a runner tuned to other views or without the refiner (`Detector.tuned`)
+    holds another `Readers` over the same sessions."""
+
+    faces: FaceReader | None
+    second_looks: Mapping[str, FaceReader]
+    refiner: BoxRefiner | None
+    views: int = 1
+
+
+def read_faces(readers: Readers, image: np.ndarray, located: Located, conf: float, iou: float, turn: int = 0,
                memory: FaceMemory | None = None) -> TileDetections:
-    """The faces of the tiles located in ``image``, read by ``detector``'s readers (`Detector.read`)."""
+    """The faces of the tiles located in ``image``: each read again by the face reader and fused with the
+    detector's scores (`fuse`), boxes of one tile read alike merged (overlapping more than ``iou``), tiles held to
+    ``conf`` (the thresholds the candidates were located at), the boxes kept redrawn by the box refiner when there
+    is one (`vision.boxes`). ``turn``: the crops read as in the photo turned that many quarter turns
+    (`FaceReader.__call__`); ``memory``: faces read before in this photo, taken from there where a box was read,
+    and added to (the crops read here)."""
     xyxy, scores = located.xyxy, located.scores
-    if detector.faces is None:  # the best face is the confidence: held to `conf` like the tile
-        kept = np.flatnonzero(scores.max(axis=1) >= detector.conf)
+    if readers.faces is None:  # the best face is the confidence: held to `conf` like the tile
+        kept = np.flatnonzero(scores.max(axis=1) >= conf)
     else:
-        readers, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
-        faces = _read_crops(detector, image, xyxy[readers], turn,
+        owners, which = np.unique(crop_owners(xyxy, tile_there(scores, axis=1)), return_inverse=True)
+        faces = _read_crops(readers, readers.faces, image, xyxy[owners], turn,
                             memory if memory is not None else FaceMemory())
         scores = fuse(scores, faces[which])  # near-identical boxes read once
         best = scores.max(axis=1)
-        kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), detector.iou))
-        kept = kept[best[kept] >= detector.conf]  # boxes of one tile read alike by the reader: one stays
+        kept = np.sort(class_aware_nms(xyxy, best, scores.argmax(axis=1), iou))
+        kept = kept[best[kept] >= conf]  # boxes of one tile read alike by the reader: one stays
     xyxy, scores = xyxy[kept], scores[kept]  # and every tile given scores at least `conf`
-    if detector.refiner is not None:  # each kept box redrawn from the photo
-        xyxy = detector.refiner(image, xyxy)
+    if readers.refiner is not None:  # each kept box redrawn from the photo
+        xyxy = readers.refiner(image, xyxy)
     return TileDetections(xyxy, *top_two(scores))
 
 
-def _read_crops(detector: Detector, image: np.ndarray, xyxy: np.ndarray, turn: int,
+def _read_crops(readers: Readers, reader: FaceReader, image: np.ndarray, xyxy: np.ndarray, turn: int,
                 memory: FaceMemory) -> np.ndarray:
-    """The faces (n × len(TILES)) of the crops at ``xyxy``, read by ``detector``'s face reader and second looks:
-    remembered, or read and remembered."""
-    reader = detector.faces
+    """The faces (n × len(TILES)) of the crops at ``xyxy``, read by ``reader`` (the face reader of ``readers``)
+    and their second looks: remembered, or read and remembered."""
     known = memory.recall(xyxy)
     new = np.flatnonzero(known < 0)
     read = xyxy[new]
-    faces = in_tile_order(reader(image, read, detector.views, turn), reader.tile_index)
-    for look in detector.second_looks.values():  # each rereads the crops read mostly as its faces
-        faces = look.second_look(image, read, faces, detector.views, turn)
+    faces = in_tile_order(reader(image, read, readers.views, turn), reader.tile_index)
+    for look in readers.second_looks.values():  # each rereads the crops read mostly as its faces
+        faces = look.second_look(image, read, faces, readers.views, turn)
     memory.remember(read, faces)
     every = np.zeros((len(xyxy), len(TILES)), np.float32)
     every[new] = faces

@@ -7,8 +7,9 @@ faces than read once; it costs three more detector passes (and reading the crops
 only they find, with a `FaceMemory`), so `scan` spends them only on photos whose first reading is not sure,
 and only until the vote of the turns read so far is (`turns_read`).
 
-Each reading runs the detection stages in order: locate (`vision.zoom.locate_turned`), read faces
-(`Detector.read`), merge (`vision.overlaps.merge_overlaps`; the turns' readings by `vision.overlaps.vote`).
+Each reading runs the detection stages in order, with the values a `Detector` holds: locate
+(`vision.zoom.locate_turned`, given its `Locator`), read faces (`vision.tilefaces.read_faces`, given its `Readers`),
+merge (`vision.overlaps.merge_overlaps`; the turns' readings by `vision.overlaps.vote`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.geometry import tile_size, tiles_region
 from vision.overlaps import MIN_VOTE, merge_overlaps, vote
-from vision.tilefaces import FaceMemory
+from vision.tilefaces import FaceMemory, read_faces
 from vision.zoom import locate_turned
 
 OTHER_TURNS = (1, 3, 2)  # quarter turns read besides the photo as given, in this order (`turns_read`)
@@ -34,9 +35,9 @@ TILE_PIXELS = 64.0  # short side the other turns see a tile at, at most
 def read_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
                 tile: float | None = None, memory: FaceMemory | None = None) -> TileDetections:
     """The tiles found in the photo turned ``turns`` quarter turns (`locate_turned`), one reading per tile,
-    their crops read as that turn shows them (``memory``: as `Detector.read`, added to)."""
-    located = locate_turned(image, detector, turns, zoom, tile)
-    read = detector.read(image, located, turns, memory)
+    their crops read as that turn shows them (``memory``: as `read_faces`, added to)."""
+    located = locate_turned(image, detector.locator, turns, zoom, tile)
+    read = read_faces(detector.readers, image, located, detector.conf, detector.iou, turns, memory)
     return merge_overlaps(read)
 
 
@@ -92,7 +93,8 @@ def turns_read(image: np.ndarray, detector: Detector, upright: TileDetections | 
     to_photo = np.float32([(x1 - x0) / part.shape[1], (y1 - y0) / part.shape[0]] * 2)
     readings = [first]
     for k in OTHER_TURNS:
-        seen = locate_turned(part, detector, k, zoom, tile)
+        seen = locate_turned(part, detector.locator, k, zoom, tile)
         in_photo = seen.with_boxes(seen.xyxy * to_photo + np.float32([x0, y0, x0, y0]))
-        readings.append(merge_overlaps(detector.read(image, in_photo, k, copy.copy(memory))))
+        read = read_faces(detector.readers, image, in_photo, detector.conf, detector.iou, k, copy.copy(memory))
+        readings.append(merge_overlaps(read))
         yield list(readings)

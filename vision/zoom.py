@@ -15,9 +15,8 @@ import math
 
 import numpy as np
 
-from vision.detector import Detector
 from vision.geometry import tile_size, tiles_region, turned, unturn_boxes
-from vision.locate import Located
+from vision.locate import Located, Locator
 
 MIN_SIDE = 28.0  # model-input pixels: tiles whose short side is smaller are read again, zoomed
 MARGIN = 1.5  # tile sizes of context kept around the tiles' region, and of overlap between windows
@@ -58,77 +57,77 @@ def _inside(xyxy: np.ndarray, window: tuple[int, int, int, int], height: int, wi
     return keep
 
 
-def _locate_windows(image: np.ndarray, detector: Detector, windows: list[tuple[int, int, int, int]]) -> Located:
+def _locate_windows(image: np.ndarray, locator: Locator, windows: list[tuple[int, int, int, int]]) -> Located:
     """The tiles located in each window, in full-photo pixels, without the boxes a window's edge cuts (the
     overlap guarantees another window holds them whole)."""
     height, width = image.shape[:2]
     parts = []
     for window in windows:
         x0, y0, x1, y1 = window
-        seen = detector.locate(image[y0:y1, x0:x1]).shifted(x0, y0)
+        seen = locator(image[y0:y1, x0:x1]).shifted(x0, y0)
         parts.append(seen[_inside(seen.xyxy, window, height, width)])
     return Located.concat(parts)
 
 
-def zoomed_side(length: float, tile: float, detector: Detector) -> int | None:
+def zoomed_side(length: float, tile: float, locator: Locator) -> int | None:
     """The input side at which ``length`` photo pixels show tiles of ``tile`` pixels at `MIN_SIDE` (never
     under the model's side); None when that is past what one pass may read (`MAX_SIDE`, or any side but
     its own for a fixed-square model)."""
-    side = max(detector.size, math.ceil(length * MIN_SIDE / tile))
-    limit = detector.size if detector.stride is None else MAX_SIDE * detector.size
+    side = max(locator.size, math.ceil(length * MIN_SIDE / tile))
+    limit = locator.size if locator.stride is None else MAX_SIDE * locator.size
     return side if side <= limit else None
 
 
-def locate_tiles(image: np.ndarray, detector: Detector, tile: float | None = None) -> Located:
+def locate_tiles(image: np.ndarray, locator: Locator, tile: float | None = None) -> Located:
     """Where every tile in a BGR photo is, located again zoomed on the tiles' region when they are read
     small, after a look in quarters of a large photo where the first pass found (almost) nothing (the
     quarters too may show the tiles small): the last pass's candidates, whose faces are then read once
-    (`Detector.read`), from the photo itself: the face reader never reads a pass that a zoomed one
+    (`vision.tilefaces.read_faces`), from the photo itself: the face reader never reads a pass that a zoomed one
     replaces. A tile found in two overlapping windows is one to the reading's NMS when both boxes read
     alike; read as two faces it comes back twice, and `vision.overlaps` keeps one.
     ``tile``: the tiles' size when known (a region of a photo whose tiles were found before, turned):
     one pass at the side that shows them at `MIN_SIDE`, when one pass may read it."""
     height, width = image.shape[:2]
-    side = None if tile is None else zoomed_side(max(height, width), tile, detector)
+    side = None if tile is None else zoomed_side(max(height, width), tile, locator)
     if side is not None:
-        return detector.locate(image, side)
+        return locator(image, side)
     seen = max(height, width)  # photo pixels the model's input spanned
-    located = detector.locate(image)
-    if len(located.tiles(detector.iou)) < FEW and seen >= BLIND * detector.size:
+    located = locator(image)
+    if len(located.tiles(locator.iou)) < FEW and seen >= BLIND * locator.size:
         seen = round(seen * 0.55)  # 2x2 windows (fewer for a long, thin photo)
-        located = _locate_windows(image, detector, _windows((0, 0, width, height), seen, seen // 10))
-    zoomed = _zoomed(image, detector, located.tiles(detector.iou), seen)
+        located = _locate_windows(image, locator, _windows((0, 0, width, height), seen, seen // 10))
+    zoomed = _zoomed(image, locator, located.tiles(locator.iou), seen)
     return located if zoomed is None else zoomed
 
 
-def _zoomed(image: np.ndarray, detector: Detector, tiles: np.ndarray, seen: int) -> Located | None:
+def _zoomed(image: np.ndarray, locator: Locator, tiles: np.ndarray, seen: int) -> Located | None:
     """The tiles located again in windows over their region, when the tiles found (``tiles``, xyxy, in a
     pass whose input spanned ``seen`` photo pixels) were read small; None when they were not."""
     if len(tiles) == 0:
         return None
     tile = tile_size(tiles)
-    side = round(detector.size * tile / MIN_SIDE)  # a window this large shows tiles at MIN_SIDE
-    if tile * detector.size / seen >= MIN_SIDE or seen / side < MIN_GAIN:
+    side = round(locator.size * tile / MIN_SIDE)  # a window this large shows tiles at MIN_SIDE
+    if tile * locator.size / seen >= MIN_SIDE or seen / side < MIN_GAIN:
         return None
     height, width = image.shape[:2]
     margin = round(MARGIN * tile * 1.4)  # tiles are deeper than wide
     x0, y0, x1, y1 = tiles_region(tiles, margin, width, height)
-    one_pass = zoomed_side(max(x1 - x0, y1 - y0), tile, detector)
+    one_pass = zoomed_side(max(x1 - x0, y1 - y0), tile, locator)
     if one_pass is not None:
-        return detector.locate(image[y0:y1, x0:x1], one_pass).shifted(x0, y0)
+        return locator(image[y0:y1, x0:x1], one_pass).shifted(x0, y0)
     centres = (tiles[:, :2] + tiles[:, 2:]) / 2
     windows = [w for w in _windows((x0, y0, x1, y1), side, 2 * margin)
                if ((centres >= w[:2]) & (centres < w[2:])).all(axis=1).any()]
     if len(windows) > MAX_WINDOWS:  # too many: fewer, larger windows
         windows = [(int(x0), int(y0), int(x1), int(y1))]
-    return _locate_windows(image, detector, windows)
+    return _locate_windows(image, locator, windows)
 
 
-def locate_turned(image: np.ndarray, detector: Detector, turns: int, zoom: bool = True,
+def locate_turned(image: np.ndarray, locator: Locator, turns: int, zoom: bool = True,
                   tile: float | None = None) -> Located:
     """The tiles located in ``image`` turned ``turns`` quarter turns, in the pixels of ``image``; ``zoom``:
     small tiles located again zoomed (`vision.zoom`, ``tile`` their size when known), else the
     detector's one pass."""
     photo = turned(image, turns)
-    found = locate_tiles(photo, detector, tile) if zoom else detector.locate(photo)
+    found = locate_tiles(photo, locator, tile) if zoom else locator(photo)
     return found.with_boxes(unturn_boxes(found.xyxy, turns, image.shape[1], image.shape[0]))

@@ -93,7 +93,7 @@ def test_one_epoch_exports_an_onnx_model_our_detector_loads(tmp_path: Path, monk
     with pytest.raises(SystemExit, match="not .* for strides"):
         split_head(wrong)
     for strip in (image, np.ascontiguousarray(image[:, :120])):
-        decoded, split = (Detector(tmp_path / name, conf=0.01).locate(strip) for name in ("whole.onnx", "split.onnx"))
+        decoded, split = (Detector(tmp_path / name, conf=0.01).locator(strip) for name in ("whole.onnx", "split.onnx"))
         assert len(decoded.xyxy) > 0
         np.testing.assert_allclose(split.xyxy, decoded.xyxy, atol=1e-3)
         np.testing.assert_allclose(split.scores, decoded.scores, atol=1e-6)

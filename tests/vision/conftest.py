@@ -1,14 +1,21 @@
 """Helpers the vision tests share: hands laid out in a row (`lay`) and photographed from above (`shoot`) as a
-perfect detector would read them, and a stand-in detector that reads the same hand in any photo (`FixedTiles`)."""
+perfect detector would read them, a stand-in detector that reads the same hand in any photo (`FixedTiles`), and
+the readings of faces a runner asks for, noted (`reads`)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from datasets.layouts import Placed
 from models.measure.layout_scenes import SIZE, photograph
+from scoring.tiles import TILES
 from tests.conftest import StandIn
 from vision.detections import TileDetections
+from vision.locate import Located
+from vision.tilefaces import FaceMemory, Readers, read_faces
+
+Read = tuple[int, tuple[int, ...], np.ndarray, int | None]  # a reading of faces: turn, image shape, boxes, memory
 
 ASPECT = 1.35
 GAP = 0.6  # tile widths between groups
@@ -58,3 +65,21 @@ class FixedTiles(StandIn):
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         return self.tiles
+
+
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[Read]:
+    """Each reading of faces `vision.views` runs (stage 3, `read_faces`), noted as it is asked: the turn, the
+    image's shape, the boxes, and the memory's size then (None: no memory). A stand-in reads no crops, so the
+    boxes are remembered here as a face reader remembers what it read."""
+    noted: list[Read] = []
+
+    def noting(readers: Readers, image: np.ndarray, located: Located, conf: float, iou: float, turn: int = 0,
+               memory: FaceMemory | None = None) -> TileDetections:
+        noted.append((turn, image.shape, located.xyxy, None if memory is None else len(memory.xyxy)))
+        if memory is not None:
+            memory.remember(located.xyxy, np.zeros((len(located.xyxy), len(TILES)), np.float32))
+        return read_faces(readers, image, located, conf, iou, turn, memory)
+
+    monkeypatch.setattr("vision.views.read_faces", noting)
+    return noted

@@ -1,6 +1,7 @@
 """The shipped ONNX model end to end: metadata, a real held-out photo, and the `mcr detect` contract."""
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -21,8 +22,10 @@ from vision.detector import NMS_IOU, Detector, default_model_path
 from vision.faces import FaceReader
 from vision.geometry import box_iou
 from vision.imagefile import ImageFileError, decode_photo, load_image
-from vision.locate import in_tile_order
-from vision.tilefaces import FaceMemory
+from vision.detections import TileDetections
+from vision.locate import Located
+from vision.onnxmodel import in_tile_order
+from vision.tilefaces import FaceMemory, read_faces
 
 REAL = REAL_PHOTOS / "train"
 
@@ -47,20 +50,24 @@ class CountingReader(FaceReader):
 def test_a_reading_with_a_face_memory_reads_only_crops_not_read_before(detector: Detector) -> None:
     photo = load_image(Path(__file__).resolve().parents[2] / "examples" / "hand.jpg")
     assert detector.faces is not None
-    counting = detector.tuned()
-    counting.faces = reader = CountingReader(detector.faces)
-    located, memory = detector.locate(photo), FaceMemory()
-    first = counting.read(photo, located, memory=memory)
-    read = reader.crops
-    assert read > 0 and len(memory.xyxy) == read
-    again = counting.read(photo, located, turn=1, memory=memory)  # another turn finding the same boxes
-    assert reader.crops == read  # nothing read again: the faces are the first reading's
+    reader = CountingReader(detector.faces)
+    counting = replace(detector.readers, faces=reader)
+    located, memory = detector.locator(photo), FaceMemory()
+
+    def read(located: Located, turn: int = 0, memory: FaceMemory | None = None) -> TileDetections:
+        return read_faces(counting, photo, located, detector.conf, detector.iou, turn, memory)
+
+    first = read(located, memory=memory)
+    crops = reader.crops
+    assert crops > 0 and len(memory.xyxy) == crops
+    again = read(located, turn=1, memory=memory)  # another turn finding the same boxes
+    assert reader.crops == crops  # nothing read again: the faces are the first reading's
     assert (again.class_id == first.class_id).all() and np.allclose(again.confidence, first.confidence)
     aside = located.with_boxes(located.xyxy + np.float32([photo.shape[1], 0] * 2))  # off the photo: grey crops
-    counting.read(photo, aside, turn=1, memory=memory)  # boxes overlapping none read before: all read
-    assert reader.crops == 2 * read and len(memory.xyxy) == 2 * read
-    fresh = counting.read(photo, located, turn=2)  # without a memory, every crop is read
-    assert reader.crops == 3 * read and abs(len(fresh) - len(first)) <= 1  # a faint face may cross conf
+    read(aside, turn=1, memory=memory)  # boxes overlapping none read before: all read
+    assert reader.crops == 2 * crops and len(memory.xyxy) == 2 * crops
+    fresh = read(located, turn=2)  # without a memory, every crop is read
+    assert reader.crops == 3 * crops and abs(len(fresh) - len(first)) <= 1  # a faint face may cross conf
 
 
 @pytest.mark.real
@@ -107,8 +114,8 @@ def test_non_square_photo_maps_back_to_its_pixels(detector: Detector) -> None:
     assert len(found) > 0
     assert (found.xyxy[:, [0, 2]] <= 1280).all() and (found.xyxy[:, [1, 3]] <= 480).all()
     assert found.xyxy[:, 2].max() > 640  # boxes spread over the whole width, not the model's input
-    larger = detector.locate(wide, side=2 * detector.size)  # a zoomed pass: the same tiles, same pixels
-    found_again = box_iou(detector.locate(wide).tiles(detector.iou), larger.tiles(detector.iou)).max(axis=1)
+    larger = detector.locator(wide, side=2 * detector.size)  # a zoomed pass: the same tiles, same pixels
+    found_again = box_iou(detector.locator(wide).tiles(detector.iou), larger.tiles(detector.iou)).max(axis=1)
     assert (found_again > 0.5).mean() >= 0.8  # (it finds more there: small ones)
     assert (larger.xyxy[:, [0, 2]] <= 1280).all() and larger.xyxy[:, 2].max() > 640
 
@@ -261,7 +268,7 @@ def test_each_second_look_reads_its_held_out_faces_better_than_the_face_reader(n
     copies turned back), read by the face reader alone and with the second look over its reading."""
     from vision.evaluation import HELD_OUT, read_truth, yolo_pairs
     from vision.faces import SECOND_LOOKS, default_face_model_path
-    from vision.locate import in_tile_order
+    from vision.onnxmodel import in_tile_order
 
     if not default_face_model_path(SECOND_LOOKS[name]).is_file():
         pytest.skip(f"no shipped {name} reader")

@@ -17,12 +17,11 @@ from tests.conftest import StandIn
 from tests.vision.conftest import HAND as LONG_HAND
 from tests.vision.conftest import NOTATION as LONG_NOTATION
 from tests.vision.conftest import SHORT_HAND as HAND
-from tests.vision.conftest import FixedTiles, lay, shoot
+from tests.vision.conftest import FixedTiles, Read, lay, shoot
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU
 from vision.locate import Located
 from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, scan, scan_detections
-from vision.tilefaces import FaceMemory
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
@@ -63,17 +62,11 @@ class SmallTiles(StandIn):
     def __init__(self, photo: np.ndarray, truth: TileDetections) -> None:
         self.photo, self.truth = photo, truth
         self.inputs: list[tuple[int, ...]] = []
-        self.faces_read = 0  # readings of located tiles (`read`): the zoomed windows' tiles are read at once
         self.sides: list[int | None] = []  # the input side each pass asked for (None: the model's own)
 
     def locate(self, image: np.ndarray, side: int | None = None) -> Located:
         self.sides.append(side)
         return super().locate(image, side)
-
-    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
-             ) -> TileDetections:
-        self.faces_read += 1
-        return super().read(image, located, turn, memory)
 
     def __call__(self, image: np.ndarray) -> TileDetections:
         self.inputs.append(image.shape[:2])
@@ -89,19 +82,19 @@ def _same_boxes(a: TileDetections, b: TileDetections) -> bool:
         (a.class_id[order_a] == b.class_id[order_b]).all()
 
 
-def test_small_tiles_are_read_again_zoomed_on_their_region() -> None:
+def test_small_tiles_are_read_again_zoomed_on_their_region(reads: list[Read]) -> None:
     truth = shoot(lay(HAND), 10, scale=30)  # a 4000x3000 photo with tiles about 30 px wide
     photo = np.zeros((3000, 4000, 3), np.uint8)
     detector = SmallTiles(photo, truth)
     result = scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.inputs[0] == (3000, 4000) and len(detector.inputs) == 2
     assert max(detector.inputs[1]) < 1000  # the hand's region, read at over 4 times the zoom
-    assert detector.faces_read == 1  # the first pass only located the tiles: their faces were read zoomed
+    assert len(reads) == 1  # the first pass only located the tiles: their faces were read zoomed
     assert _same_boxes(result.detections, truth)
     assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
     big = SmallTiles(photo, shoot(lay(HAND), 10, scale=200))
     scan(photo, big, Situation())  # type: ignore[arg-type]
-    assert len(big.inputs) == 1 and big.faces_read == 1  # tiles read large enough the first time
+    assert len(big.inputs) == 1 and len(reads) == 2  # tiles read large enough the first time
 
 
 def test_a_long_strip_is_read_in_overlapping_windows() -> None:

@@ -12,14 +12,13 @@ from scoring import Situation, format_hand
 from scoring.tiles import TILES, tile
 from tests.conftest import StandIn
 from tests.vision.conftest import SHORT_HAND as HAND
-from tests.vision.conftest import lay, shoot
+from tests.vision.conftest import Read, lay, shoot
 from vision.detections import TileDetections
 from vision.geometry import turned, unturn_boxes
 from vision.layout import CLOSE, read_hand
-from vision.locate import Located
 from vision.overlaps import MIN_VOTE, vote
 from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
-from vision.tilefaces import FaceMemory
+from vision.tilefaces import FaceMemory, read_faces
 from vision.views import OTHER_TURNS, read_all_sides
 
 
@@ -99,35 +98,18 @@ def _painted(truth: TileDetections, upside_down: bool) -> np.ndarray:
     return photo
 
 
-class RecordsReads(ReadsUprightOnly):
-    """`ReadsUprightOnly`, recording what each reading of faces was given: the turn, the image's shape and
-    the boxes, and the memory's size then (None: no memory)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.reads: list[tuple[int, tuple[int, ...], np.ndarray, int | None]] = []
-
-    def read(self, image: np.ndarray, located: Located, turn: int = 0, memory: FaceMemory | None = None,
-             ) -> TileDetections:
-        self.reads.append((turn, image.shape, located.xyxy, None if memory is None else len(memory.xyxy)))
-        if memory is not None:  # as `Detector.read`: what was read is remembered
-            memory.remember(located.xyxy, np.zeros((len(located.xyxy), len(TILES)), np.float32))
-        return super().read(image, located, turn, memory)
-
-
-def test_the_other_turns_read_faces_from_the_photo_itself_at_their_turn() -> None:
+def test_the_other_turns_read_faces_from_the_photo_itself_at_their_turn(reads: list[Read]) -> None:
     """The other turns locate tiles in the turned region of the tiles, shrunk (tiles of 94 px to
     `TILE_PIXELS`), and read them in the photo, at the photo's boxes of the tiles, each turn with the
     memory of the first reading only."""
     truth = shoot(lay(HAND), 0, scale=100)
     photo = _painted(truth, upside_down=True)
-    detector, memory = RecordsReads(), FaceMemory()
-    read_all_sides(photo, detector, memory=memory)  # type: ignore[arg-type]
-    assert [turn for turn, *_ in detector.reads] == [0, *OTHER_TURNS]
-    assert all(shape == photo.shape for _, shape, _, _ in detector.reads)  # every face read from the photo
-    assert [size for *_, size in detector.reads] == [0, len(truth), len(truth), len(truth)]  # the first's only
+    read_all_sides(photo, ReadsUprightOnly(), memory=FaceMemory())  # type: ignore[arg-type]
+    assert [turn for turn, *_ in reads] == [0, *OTHER_TURNS]
+    assert all(shape == photo.shape for _, shape, _, _ in reads)  # every face read from the photo
+    assert [size for *_, size in reads] == [0, len(truth), len(truth), len(truth)]  # the first's only
     painted = np.array([box for box, _, _ in _painted_tiles(photo)], np.float32)
-    for turn, _, boxes, _ in detector.reads:  # turns 1 and 3 see the tiles on their side: none
+    for turn, _, boxes, _ in reads:  # turns 1 and 3 see the tiles on their side: none
         assert len(boxes) == (len(truth) if turn % 2 == 0 else 0)
         if len(boxes):  # each box within 2 px of a painted tile's (the shrunk region's rounding)
             assert np.abs(boxes[:, None] - painted[None]).max(axis=2).min(axis=1).max() <= 2, turn
@@ -291,7 +273,8 @@ def test_scan_reads_tiles_fainter_than_the_detectors_threshold() -> None:
     truth = shoot(lay(HAND), 0, scale=60)
     photo = _painted(truth, upside_down=False)
     detector = FaintFlowers()
-    alone = detector.read(photo, detector.locate(photo))  # as `mcr detect` reads the photo: held to 0.25
+    located = detector.locator(photo)  # as `mcr detect` reads the photo, stage by stage: held to 0.25
+    alone = read_faces(detector.readers, photo, located, detector.conf, detector.iou)
     assert "1f" not in [t.code for t in alone.tiles] and len(alone) == len(truth) - 1
     result = scan(photo, detector, Situation())  # type: ignore[arg-type]
     assert detector.conf == SCAN_CONF and result.hand is not None
