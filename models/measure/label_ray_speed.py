@@ -8,8 +8,9 @@ Ray Data job on a cluster starts Ray Data's helper actors, which stay), then lab
 `mcr label --format coco`, once per engine in turn, ``--repeats`` times: the local engine (one worker per core)
 and Ray with each ``--actors`` count, side by side (each engine first in turn) so that other jobs on a shared
 machine weigh on each alike.
-Prints each run's wall-clock rate (start-up, connection and model loading included) and whether its
-``annotations.json`` equals the local engine's byte for byte.
+Prints each run's wall-clock rate (start-up, connection and model loading included: each engine's whole command,
+as a user waits for it; the head's own start is not in it) and whether its ``annotations.json`` equals the local
+engine's byte for byte.
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ def free_port() -> int:
 def local_head(cpus: int = 2) -> Iterator[dict[str, str]]:
     """A Ray head on 127.0.0.1 with a token of its own, in its own process group; yields the environment its
     drivers need (``RAY_ADDRESS`` and the token). Stopped by killing that group: `ray stop` would stop every Ray
-    instance on the machine, other users' too."""
+    instance on the machine, other users' too. The group stays in this process's session: where the kernel shares
+    the CPU out by session (autogroup scheduling), a head in a session of its own would give the Ray engine's
+    actors a second share beside the one the local engine's workers get, on a machine others use too."""
     temp = tempfile.mkdtemp(prefix="ray-", dir="/tmp")  # Ray's socket paths must stay short
     port = free_port()
     env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(16),
@@ -53,7 +56,7 @@ def local_head(cpus: int = 2) -> Iterator[dict[str, str]]:
     head = subprocess.Popen(
         [str(RAY), "start", "--head", "--block", "--node-ip-address=127.0.0.1", f"--port={port}", f"--num-cpus={cpus}",
          "--include-dashboard=false", f"--temp-dir={temp}", f"--dashboard-agent-listen-port={free_port()}"],
-        env=env, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        env=env, process_group=0, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 180
         while subprocess.run([str(RAY), "status"], env=env, capture_output=True).returncode != 0:

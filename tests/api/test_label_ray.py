@@ -42,7 +42,7 @@ class Slow:
 
 
 def make(folder, threads):
-    (Path(folder) / f"actor-{os.getpid()}").touch()  # who labels, for the test to kill
+    (Path(folder) / f"actor-{os.getpid()}").write_text(str(os.nice(0)))  # who labels (to kill), at what niceness
     return Slow()
 
 
@@ -161,6 +161,7 @@ def test_a_killed_worker_costs_only_its_batch(cluster, tmp_path):
     assert driver.returncode == 0, stderr[-3000:]
     assert stdout.split()[-4:] == [str(photos), str(photos), "0", "0"]  # every photo labelled, none failed
     assert len(list(actors.iterdir())) >= 3, "the killed actor was not restarted"
+    assert {marker.read_text() for marker in actors.iterdir()} == {str(os.nice(0))}  # the driver's, not Ray's 15
     check_all_labelled(out, photos)
 
 

@@ -1,9 +1,9 @@
 """Batch labelling on a Ray cluster (`mcr label --engine ray`): the same two phases as `vision.labels.batch`, with
 phase 1 run by Ray Data, so one command labels a folder on a laptop, on a Ray cluster or on a cloud one.
 
-Phase 1 is ``read_binary_files`` (the photos still to do, a block per batch) -> ``map_batches`` over a pool of
-actors, fused by Ray Data: each actor loads the models once, reads a batch of photos, labels them and writes
-each photo's record to the output folder itself.
+Phase 1 is ``from_items`` (the names of the photos still to do, a block per batch) -> ``map_batches`` over a pool
+of actors: each actor loads the models once, reads each photo of its batch from the photo folder, labels it and
+writes its record to the output folder itself, as the local engine's workers do.
 The records are the resume markers, as in the local engine: a driver killed mid-run loses only the batches in
 flight, and the rerun labels the rest. Ray restarts a lost actor and retries its batch (Ray Data's actor pools
 set ``max_restarts`` and ``max_task_retries`` to -1), so a lost worker costs only its batch. Phase 2 runs in
@@ -15,6 +15,7 @@ Needs the ``cluster`` extra (ray[data]); `vision.labels.batch` never imports thi
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -49,6 +50,11 @@ os.environ.setdefault("RAY_ENABLE_UV_RUN_RUNTIME_ENV", "0")
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 
 import ray  # noqa: E402  (after the environment above, which Ray reads on import)
+
+# Ray runs its workers at niceness 15, under the driver and everything else on the node. The labelling actors do the
+# job's work, so they run at the driver's priority, as the local engine's workers do: on a node that other programs
+# share, at 15 they got about half the CPU of a worker at 0 (merged with the job's own runtime environment).
+ACTOR_ENV = {"env_vars": {"RAY_worker_niceness": "0"}}
 
 ThreadedFactory = Callable[[int], Detect]
 """Makes a detector running on the given number of threads; called once per actor, so it must pickle."""
@@ -96,10 +102,10 @@ class Labeller:
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         rows: dict[str, list[Any]] = {"image": [], "record": [], "error": [], "broken": []}
-        for path, data in zip(batch["path"], batch["bytes"], strict=True):
-            image = self.src.name_of(str(path))
+        for image in map(str, batch["image"]):
             outcome = Outcome(image, reused=False, broken=self.broken) if self.detect is None else label_photo(
-                self.job, self.detect, image, lambda data=data: bytes(data), self.dst.write_text, str(path))
+                self.job, self.detect, image, functools.partial(self.src.read_bytes, image), self.dst.write_text,
+                self.src.path(image))
             rows["image"].append(image)
             # the record whole (a record file rounds its boxes): the same files as the local engine's first run
             rows["record"].append(pickle.dumps(outcome.record) if outcome.record is not None else b"")
@@ -137,19 +143,18 @@ def _pool_shape(actors: int | None) -> tuple[int, float, int]:
     return actors, share, max(1, int(share))
 
 
-def _labelled(job: ClusterJob, factory: ThreadedFactory, src: Folder, todo: list[str]) -> Iterator[Outcome]:
+def _labelled(job: ClusterJob, factory: ThreadedFactory, todo: list[str]) -> Iterator[Outcome]:
     """Phase 1 on Ray for the photos still to do, outcomes as batches finish."""
     _connect(job.address)
     try:
         actors, share, threads = _pool_shape(job.actors)
-        # One read block per batch, and the same CPUs asked for reading as for labelling: Ray Data then fuses the
-        # two, each actor reading its own batches (no worker process of their own to start, no read task waiting
-        # for a CPU the pool holds); a batch size on map_batches would keep them apart.
-        photos = ray.data.read_binary_files([src.path(image) for image in todo], filesystem=src.fs,
-                                            include_paths=True, num_cpus=share,
-                                            override_num_blocks=math.ceil(len(todo) / job.batch_size))
+        # Names, not the photos' bytes: the actors read each photo themselves, so the driver neither looks up every
+        # file's size before the job (one request per photo on a bucket) nor passes photos through the object store,
+        # and a photo that cannot be read is a failure by name, not a failed read task. One block per batch.
+        photos = ray.data.from_items([{"image": image} for image in todo],
+                                     override_num_blocks=math.ceil(len(todo) / job.batch_size))
         labelled = photos.map_batches(Labeller, fn_constructor_args=(job, factory, threads), batch_size=None,
-                                      batch_format="numpy", num_cpus=share,
+                                      batch_format="numpy", num_cpus=share, runtime_env=ACTOR_ENV,
                                       compute=ray.data.ActorPoolStrategy(size=min(actors, len(todo))))
         for row in labelled.iter_rows():
             yield _outcome(row)
@@ -180,7 +185,7 @@ def label_on_ray(job: ClusterJob, factory: ThreadedFactory,
         if record is not None:
             outcomes[image] = Outcome(image, reused=True, record=record)
     todo = [image for image in images if image not in outcomes]
-    for outcome in _labelled(job, factory, src, todo) if todo else ():
+    for outcome in _labelled(job, factory, todo) if todo else ():
         outcomes[outcome.path] = outcome
         if on_outcome is not None:
             on_outcome(outcome, len(outcomes), len(images))

@@ -79,11 +79,15 @@ class Folder:
             return Path(os.path.relpath(self.root, other.root)).as_posix() if other.local else self.root
         return f"{urlsplit(self.uri).scheme}://{self.root}"
 
+    def read_bytes(self, name: str) -> bytes:
+        """A file's bytes (``FileNotFoundError`` if there is no such file)."""
+        with self.fs.open_input_stream(self.path(name)) as stream:
+            return stream.read()
+
     def read_text(self, name: str) -> str | None:
         """A file's text, or None if there is no such file."""
         try:
-            with self.fs.open_input_stream(self.path(name)) as stream:
-                return stream.read().decode("utf-8")
+            return self.read_bytes(name).decode("utf-8")
         except FileNotFoundError:
             return None
 
