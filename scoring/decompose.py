@@ -257,10 +257,10 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
     if open_sets > 1:
         return found
     present = None
-    odd = suits[0].odd + suits[1].odd + suits[2].odd + suits[3].odd
+    odd_faces = suits[0].odd + suits[1].odd + suits[2].odd + suits[3].odd
     faces = suits[0].faces + suits[1].faces + suits[2].faces + suits[3].faces
     # seven pairs lack one face held an odd number of times; the orphans and knitted forms hold 12 faces or more
-    if open_sets == 0 and sum(s.size for s in suits) == 13 and (odd == 1 or faces >= 12):
+    if open_sets == 0 and sum(s.size for s in suits) == 13 and (odd_faces == 1 or faces >= 12):
         present = {t for t, n in enumerate(standing) if n}
         odd = [t for t, n in enumerate(standing) if n % 2]
         if len(odd) == 1:

@@ -362,7 +362,8 @@ _REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
 _WORDS = (str, bool, type(None))
 
 
-# Requests name a few thousand situations at most: each is read and checked once.
+# Requests name a few thousand situations at most: each is read and checked once. Only a valid one is kept (a
+# field that fails raises), so a key's text is a wind or win word, never a long string a request made up.
 @lru_cache(maxsize=4096)
 def _situation(win: Any, *values: Any) -> Situation:
     """The ``Situation`` of a request's fields in ``_REQUEST_FIELDS`` order, each type checked."""
@@ -377,11 +378,11 @@ def _situation(win: Any, *values: Any) -> Situation:
             raise SituationError(f"{name} must be a wind code E, S, W or N")
         winds[name] = tile(value) if value is not None else None
     return Situation(
-        win == "self_drawn",
-        winds["seat_wind"] or WINDS[0],
-        winds["prevalent_wind"] or WINDS[0],
-        *values[: len(_CONDITIONS)],
+        self_drawn=win == "self_drawn",
+        seat_wind=winds["seat_wind"] or WINDS[0],
+        prevalent_wind=winds["prevalent_wind"] or WINDS[0],
         discarder=winds["discarder"],
+        **dict(zip(_CONDITIONS, values)),
     )
 
 

@@ -26,13 +26,24 @@ class NotationError(HandError):
     """Text that is not hand notation; the message points at the offending part."""
 
 
-# A hand's runs and melds come back in hand after hand: each text is read once (a bad one, raising, is not kept).
-@lru_cache(maxsize=1 << 14)
+_KEPT_RUN = 40  # characters: the longest run text kept read (a suit's 36 copies and its letter); a longer one, no
+# hand's (a request's text may be megabytes of one run), is read each time, so the kept runs stay small
+
+
 def _run_tiles(run: str) -> tuple[Tile, ...]:
+    """The tiles of a run (``1155m``, ``ESW``), each text read once when it could be a hand's."""
+    return _kept_run_tiles(run) if len(run) <= _KEPT_RUN else _read_run(run)
+
+
+def _read_run(run: str) -> tuple[Tile, ...]:
     if run[-1].isalpha() and run[0].isdigit():
         suit = run[-1]
         return tuple([BY_CODE.get(d + suit) or tile(d + suit) for d in run[:-1]])  # tile() names a bad code
     return tuple([BY_CODE.get(c) or tile(c) for c in run])
+
+
+# A hand's runs and melds come back in hand after hand: each text is read once (a bad one, raising, is not kept).
+_kept_run_tiles = lru_cache(maxsize=1 << 14)(_read_run)
 
 
 @lru_cache(maxsize=4096)

@@ -7,8 +7,8 @@ else they need when called."""
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2

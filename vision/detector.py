@@ -143,7 +143,8 @@ class Detector:
 
     @property
     def version(self) -> str:
-        """The detector's version and those of the models it reads with (``+faces-…``, a second look's, ``+boxes-…``)."""
+        """The detector's version and those of the models it reads with (``+faces-…``, a second look's,
+        ``+boxes-…``)."""
         version = self.locator.model.version
         if self.faces is not None:
             version += f"+faces-{self.faces.version}"

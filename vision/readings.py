@@ -24,8 +24,8 @@ from vision.rows import Row
 STRAY = 0.3  # tiles read under this confidence are tried as stray boxes when a reading has one tile too many
 UNSURE = 0.15  # plausibility margin under which the other direction of the rows is as likely
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
-FLOWER_ROWS = 3.0  # ... and between the hand's row and a row of its flowers: a tile's depth (1.33 widths) and a gap of up
-# to about another depth
+FLOWER_ROWS = 3.0  # ... and between the hand's row and a row of its flowers: a tile's depth (1.33 widths) and a
+# gap of up to about another depth
 LEFT_MELDS = 0.1  # plausibility given up by melds left of the standing tiles: with no other cue, the common way
 SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap between their tiles wider than
 SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles

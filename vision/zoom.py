@@ -1,8 +1,9 @@
 """Stage 2, locate, at a useful size and at any turn of the photo (a `Located` out). A hand is often a thin
 strip in a large photo, and the detector reads its input at a few hundred pixels. When the first pass finds
-small tiles, the region holding them is read again so that its tiles reach a useful size in the model's input: in one pass at a larger input
-when the detector's input is free-shaped and the region fits `MAX_SIDE`, else in windows just large
-enough (one when the region allows, else overlapping windows along the strip, only where tiles were found).
+small tiles, the region holding them is read again so that its tiles reach a useful size in the model's input:
+in one pass at a larger input when the detector's input is free-shaped and the region fits `MAX_SIDE`, else in
+windows just large enough (one when the region allows, else overlapping windows along the strip, only where
+tiles were found).
 When the first pass finds (almost) nothing in a large photo, the tiles may be too small to be seen at
 all: the photo is read again in overlapping quarters.
 A tile cut by a window's edge is dropped there: the overlap guarantees another window holds it whole.

@@ -71,3 +71,23 @@ def test_anything_printed_parses_back_to_the_same_hand(seed):
     hand, _ = random_hand(random.Random(seed))
     assert parse_hand(format_hand(hand)) == hand
     assert Hand.from_json(hand.to_json()) == hand
+
+
+def test_a_run_longer_than_any_hand_is_refused_by_name_and_never_kept():
+    """The runs read are kept for the next hand (`notation._kept_run_tiles`), but a request's text may be megabytes
+    of one run: such a run is read and refused as before, and not kept, so a long-running server's memory stays
+    bounded; a run as long as a suit's every copy is kept."""
+    from scoring import notation
+
+    kept = notation._kept_run_tiles.cache_info
+    before = kept().currsize
+    long_runs = (("1" * 100_000 + "m", "99999 standing tiles"), ("[" + "1" * 5_000 + "m,1]1m", "has 5000 tiles"))
+    for text, problem in long_runs:
+        with pytest.raises(ValueError, match=problem):
+            parse_hand(text)
+    assert kept().currsize == before
+    every_copy = "".join(str(rank) * 4 for rank in range(1, 10)) + "s"
+    assert len(notation._run_tiles(every_copy)) == 36
+    hits = kept().hits
+    notation._run_tiles(every_copy)
+    assert kept().hits == hits + 1

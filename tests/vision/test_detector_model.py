@@ -18,11 +18,11 @@ from tests.conftest import (
     held_out_labelled,
     jpeg_declaring,
 )
+from vision.detections import TileDetections
 from vision.detector import NMS_IOU, Detector, default_model_path
 from vision.faces import FaceReader
 from vision.geometry import box_iou
 from vision.imagefile import ImageFileError, decode_photo, load_image
-from vision.detections import TileDetections
 from vision.locate import Located
 from vision.onnxmodel import in_tile_order
 from vision.tilefaces import FaceMemory, read_faces
