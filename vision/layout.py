@@ -24,10 +24,16 @@ from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
 from scoring.tiles import PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import TileGroup
-from vision.mending import CLOSE, LOW_CONFIDENCE, best_reading, doubtful
+from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
 from vision.readings import HAND_TILES, Candidate, Reader, groups_of
+from vision.stacks import split_pairs
 
 __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "TileGroup", "read_hand"]
+
+STACKED_GAIN = 1.3  # plausibility a reading with a box cut into a stacked pair (`vision.stacks`) must gain over a
+# complete reading without: the pair shows its meld's turned tile (a meld's quality about +1, against -1 with none
+# turned), where a tile's box that is merely larger than its neighbours' (a tilted photo, the photo's edge) gains
+# a reading little
 
 
 @dataclass(frozen=True)
@@ -78,10 +84,15 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         mended = best_reading(detections)
     except HandError as exc:
         return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),), detections)
+    doubts: list[Doubt] = []
+    stacked = _stacked_pairs(detections, mended)
+    if stacked is not None:
+        detections, mended, pairs = stacked
+        doubts += [Doubt("assumed", pair, "one box read as two tiles: an added kong's fourth tile stacked on its "
+                         "turned tile (give the melds if it was a pung)") for pair in pairs]
     reader, found, swapped = mended.reader, mended.found, mended.swapped
     c, hand = found.candidate, found.hand
     groups = groups_of(c)
-    doubts: list[Doubt] = []
     listed = reader.det
     if mended.stray is not None:  # still listed, last, in no group
         listed = TileDetections.concat([reader.det, detections[mended.stray]])
@@ -145,6 +156,29 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
         also = f", runner-up {second} ({float(det.runner_up_confidence[i]):.2f})" if second else ""
         doubts.append(Doubt("low_confidence", (i,), read + also, alternatives))
     return doubts
+
+
+def _stacked_pairs(detections: TileDetections, mended: Mended,
+                   ) -> tuple[TileDetections, Mended, list[tuple[int, int]]] | None:
+    """The detections with the boxes that may each cover an added kong's stacked pair read as two tiles
+    (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
+    complete hand holding every such pair in one kong and, when ``mended`` is complete too, `STACKED_GAIN` more
+    plausible; else None."""
+    split = split_pairs(detections)
+    if split is None:
+        return None
+    cut_detections, cut = split
+    try:
+        other = best_reading(cut_detections)
+    except HandError:
+        return None
+    pairs = [(i, len(detections) + k) for k, i in enumerate(cut)]
+    melds = [set(m.group.tiles) for m in other.found.candidate.melds]
+    held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
+    if not (held and other.found.complete) or \
+            (mended.found.complete and other.found.value < mended.found.value + STACKED_GAIN):
+        return None
+    return cut_detections, other, pairs
 
 
 def _overridden(hand: Hand, overrides: Overrides) -> Hand:

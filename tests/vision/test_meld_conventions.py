@@ -53,6 +53,35 @@ def test_an_added_kong_stacked_on_its_turned_tile(angle: float) -> None:
     assert kong.kind is MeldKind.KONG and kong.added and not kong.concealed
 
 
+def _one_box(found: TileDetections, first: int, second: int) -> TileDetections:
+    """The detections with two boxes drawn as one around both, as a detector sees a stacked pair."""
+    xyxy = found.xyxy.copy()
+    xyxy[first] = np.concatenate([np.minimum(xyxy[first, :2], xyxy[second, :2]), np.maximum(xyxy[first, 2:], xyxy[second, 2:])])
+    keep = np.arange(len(found)) != second
+    return found.with_boxes(xyxy)[keep]
+
+
+@pytest.mark.parametrize("angle", [0, 90, 200])
+def test_an_added_kong_stacked_and_boxed_as_one_tile_is_read_as_two(angle: float) -> None:
+    tiles = lay(f"{STANDING} | 5p~ 5p 5p")
+    turned = next(k for k, p in enumerate(tiles) if p.sideways)
+    found = _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)], angle), turned, len(tiles))
+    reading = read_hand(found)
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+    assert len(reading.detections) == len(tiles) + 1  # the box cut in two
+    assert any("stacked" in d.message for d in reading.doubts)
+
+
+def test_a_tile_boxed_larger_than_its_neighbours_in_a_pung_stays_a_pung() -> None:
+    """A box as large as a pair but as deep as an upright tile (a tilted photo, the photo's edge) is one tile."""
+    found = shoot(lay(f"{STANDING} | 5p~ 5p 5p"))
+    last = int(np.argmax(found.xyxy[:, 2]))
+    xyxy = found.xyxy.copy()
+    xyxy[last, 2] += 0.3 * (xyxy[last, 2] - xyxy[last, 0])  # a third larger, along the row
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
+
+
 def test_an_added_kong_laid_beside_its_turned_tile_turned_too() -> None:
     reading = read_hand(shoot(lay(f"{STANDING} | 5p~ 5p~ 5p 5p")))
     assert reading.hand is not None
