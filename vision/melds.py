@@ -25,8 +25,8 @@ SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile c
 SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to SIDEWAYS, the likeliest
 # tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
 SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only when the meld's surest tile is this much above the
-# next: boxes loose near 45° scatter every tile's evidence by ~0.2 (a real hand's upright melds read as claimed
-# from across or the right; held-out real hands 72 -> 74 of 80, generated scenes 69 -> 68 of 96)
+# next: boxes loose near 45° scatter every tile's evidence by ~0.2, so that without the margin a real hand's
+# upright melds read as claimed from across or the right
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 SLIVER = 0.7  # a box under this share of its row's typical tile size (sqrt of area: half a tile's area) is a
