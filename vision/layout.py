@@ -26,6 +26,7 @@ from vision.detections import TileDetections
 from vision.melds import TileGroup
 from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
 from vision.readings import HAND_TILES, Candidate, Reader, groups_of
+from vision.rows import find_rows
 from vision.stacks import split_pairs
 
 __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "TileGroup", "read_hand"]
@@ -164,7 +165,9 @@ def _stacked_pairs(detections: TileDetections, mended: Mended,
     (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
     complete hand holding every such pair in one kong and, when ``mended`` is complete too, `STACKED_GAIN` more
     plausible; else None."""
-    split = split_pairs(detections)
+    # the reading's rows are the detections' own unless it left a stray box out
+    rows = mended.reader.rows if mended.stray is None else find_rows(detections)
+    split = split_pairs(detections, rows)
     if split is None:
         return None
     cut_detections, cut = split

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import TileDetections
-from vision.rows import SIDEWAYS_ASPECT, extents, find_rows, row_direction
+from vision.rows import SIDEWAYS_ASPECT, Row, extents, row_direction
 
 STACKED_PAIR = 1.15  # a box this many times its row's median tile size (square root of area), as long as a turned
 # tile and deeper than one by as much, may be two tiles
@@ -24,9 +24,10 @@ UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as d
 # tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`STACKED_PAIR` widths)
 
 
-def split_pairs(detections: TileDetections) -> tuple[TileDetections, tuple[int, ...]] | None:
+def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetections, tuple[int, ...]] | None:
     """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, the turned tile
-    kept at the box's index and the added one appended, and the indices of the boxes cut; None when no box may."""
+    kept at the box's index and the added one appended, and the indices of the boxes cut; None when no box may.
+    ``rows``: the detections' rows (`vision.rows.find_rows`), as the layout has already found them."""
     xyxy = detections.xyxy.astype(np.float64)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
@@ -38,7 +39,7 @@ def split_pairs(detections: TileDetections) -> tuple[TileDetections, tuple[int, 
     normal = np.array([-np.sin(angle), np.cos(angle)])
     cut: list[int] = []
     line: dict[int, float] = {}  # a tile's row's line, across the rows
-    for row in find_rows(detections):
+    for row in rows:
         line.update((i, row.across) for i in row.tiles)
         if len(row.tiles) < MIN_ROW:
             continue
