@@ -160,26 +160,27 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
 
 
 def _stacked_pairs(detections: TileDetections, mended: Mended,
-                   ) -> tuple[TileDetections, Mended, list[tuple[int, int]]] | None:
+                   ) -> tuple[TileDetections, Mended, tuple[tuple[int, int], ...]] | None:
     """The detections with the boxes that may each cover an added kong's stacked pair read as two tiles
     (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
-    complete hand holding every such pair in one kong and, when ``mended`` is complete too, `STACKED_GAIN` more
-    plausible; else None."""
+    valid hand holding every such pair in one kong and either complete (`STACKED_GAIN` more plausible, when
+    ``mended`` is complete too) or, where ``mended`` is no win either, `STACKED_GAIN` more plausible: a tile misread
+    elsewhere leaves both readings no win, and the pair is read all the same; else None."""
     # the reading's rows are the detections' own unless it left a stray box out
     rows = mended.reader.rows if mended.stray is None else find_rows(detections)
     split = split_pairs(detections, rows)
     if split is None:
         return None
-    cut_detections, cut = split
+    cut_detections, pairs = split
     try:
         other = best_reading(cut_detections)
     except HandError:
         return None
-    pairs = [(i, len(detections) + k) for k, i in enumerate(cut)]
     melds = [set(m.group.tiles) for m in other.found.candidate.melds]
     held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
-    if not (held and other.found.complete) or \
-            (mended.found.complete and other.found.value < mended.found.value + STACKED_GAIN):
+    gains = other.found.value >= mended.found.value + STACKED_GAIN
+    if not held or other.found.hand is None or \
+            not (other.found.complete and (gains or not mended.found.complete) or gains and not mended.found.complete):
         return None
     return cut_detections, other, pairs
 

@@ -6,8 +6,8 @@ tile of their face. Its area gives it away: the pair is half as large again as t
 size, the square root of its area, 1.15 times theirs or more; a tile read alone stays under 1.13 times in 99 %
 of rows). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
-pair is taken only where the hand read with it is complete, holds it as an added kong and is clearly the more
-plausible (`vision.layout.STACKED_GAIN`).
+pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
+(`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import TileDetections
+from vision.geometry import box_iou
+from vision.overlaps import SAME_TILE
 from vision.rows import SIDEWAYS_ASPECT, Row, extents, row_direction
 
 STACKED_PAIR = 1.15  # a box this many times its row's median tile size (square root of area), as long as a turned
@@ -24,10 +26,11 @@ UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as d
 # tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`STACKED_PAIR` widths)
 
 
-def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetections, tuple[int, ...]] | None:
-    """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, the turned tile
-    kept at the box's index and the added one appended, and the indices of the boxes cut; None when no box may.
-    ``rows``: the detections' rows (`vision.rows.find_rows`), as the layout has already found them."""
+def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetections, tuple[tuple[int, int], ...]] | None:
+    """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, and the pairs
+    (the turned tile, the added one) as indices into them; None when no box may. The detector often draws a box
+    on one of the two beside the pair's: such a box, one tile with a half (`vision.overlaps.SAME_TILE`), is
+    dropped. ``rows``: the detections' rows (`vision.rows.find_rows`), as the layout has already found them."""
     xyxy = detections.xyxy.astype(np.float64)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
@@ -37,7 +40,7 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetect
     if not posed:  # near 45° a box tells no depth from length
         return None
     normal = np.array([-np.sin(angle), np.cos(angle)])
-    cut: list[int] = []
+    cut: dict[int, float] = {}  # a box cut -> a turned tile's depth across its row
     line: dict[int, float] = {}  # a tile's row's line, across the rows
     for row in rows:
         line.update((i, row.across) for i in row.tiles)
@@ -48,20 +51,28 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetect
         if not upright:
             continue
         median, width = float(np.median(size[tiles])), float(np.median(along[upright]))
-        cut += [i for k, i in enumerate(tiles) if size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
-                and along[i] >= STACKED_PAIR * width and across[i] >= STACKED_PAIR * along[i] / SIDEWAYS_ASPECT]
+        # a turned tile is as deep as a tile is wide: its length over the aspect, or less where the photo,
+        # taken at a slant, shortens the row's tiles across it (the upright tiles' depth over the aspect)
+        depth = np.minimum(along, float(np.median(across[upright]))) / SIDEWAYS_ASPECT
+        cut.update((i, float(depth[i])) for k, i in enumerate(tiles) if size[i] >= STACKED_PAIR * median
+                   and row.sideways[k] < UPRIGHT and along[i] >= STACKED_PAIR * width and across[i] >= STACKED_PAIR * depth[i])
     if not cut:
         return None
     boxes = xyxy.copy()
     added = []
     c, s = abs(np.cos(angle)), abs(np.sin(angle))
-    for i in cut:
-        depth = along[i] / SIDEWAYS_ASPECT  # a turned tile's depth across the row
+    for i, depth in cut.items():
         offset = (across[i] - depth) / 2
         toward = 1.0 if line[i] >= centres[i] @ normal else -1.0  # the turned tile lies on the row's line
         half = np.array([along[i] * c + depth * s, along[i] * s + depth * c]) / 2
         turned, on_top = centres[i] + toward * offset * normal, centres[i] - toward * offset * normal
         boxes[i] = np.concatenate([turned - half, turned + half])
         added.append(np.concatenate([on_top - half, on_top + half]))
-    on_tops = detections[np.array(cut)].with_boxes(np.array(added, np.float32))
-    return TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops]), tuple(cut)
+    on_tops = detections[np.array(list(cut))].with_boxes(np.array(added, np.float32))
+    whole = TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops])
+    halves = [*cut, *range(len(detections), len(whole))]
+    overlap = box_iou(whole.xyxy, whole.xyxy[halves])
+    keep = np.array([i in halves or not (overlap[i] > SAME_TILE).any() for i in range(len(whole))])
+    index = np.cumsum(keep) - 1
+    pairs = tuple((int(index[i]), int(index[len(detections) + k])) for k, i in enumerate(cut))
+    return whole[keep], pairs

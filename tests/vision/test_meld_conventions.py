@@ -72,6 +72,41 @@ def test_an_added_kong_stacked_and_boxed_as_one_tile_is_read_as_two(angle: float
     assert any("stacked" in d.message for d in reading.doubts)
 
 
+def _stacked_pair(spec: str) -> tuple[TileDetections, int]:
+    """The tiles of ``spec`` with the added tile stacked on the turned one and the two boxed as one, and the
+    pair's index."""
+    tiles = lay(spec)
+    turned = next(k for k, p in enumerate(tiles) if p.sideways)
+    return _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)]), turned, len(tiles)), turned
+
+
+def test_a_stacked_pairs_box_with_a_second_box_on_its_turned_tile_is_two_tiles_not_three() -> None:
+    """The detector often draws a box on one tile of the pair besides the pair's own: one tile with it."""
+    found, turned = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    x0, y0, x1, y1 = found.xyxy[turned]
+    on_turned = found[[turned]].with_boxes(np.array([[x0, y0 + 0.4 * (y1 - y0), x1, y1]], np.float32))
+    reading = read_hand(TileDetections.concat([found, replace(on_turned, confidence=np.array([0.4], np.float32))]))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+    assert sorted(i for g in reading.groups for i in g.tiles) == list(range(15))  # the second box left out
+
+
+def test_a_stacked_pair_in_a_photo_taken_at_a_slant_is_two_tiles() -> None:
+    """Taken at a slant, a photo shortens the tiles across their row: the turned tile's depth is told by the
+    upright tiles' depth, not by its length alone."""
+    found, _ = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    middle = float(np.median(found.xyxy[:, [1, 3]]))
+    xyxy = found.xyxy.copy()
+    xyxy[:, [1, 3]] = middle + 0.7 * (xyxy[:, [1, 3]] - middle)
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_stacked_pair_is_two_tiles_in_a_hand_no_win_for_another_misread_tile() -> None:
+    found, _ = _stacked_pair("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 1s | 5p~ 5p 5p")
+    reading = read_hand(found)
+    assert reading.hand is not None and reading.hand.melds[0].added and len(reading.detections) == len(found) + 1
+
+
 def test_a_tile_boxed_larger_than_its_neighbours_in_a_pung_stays_a_pung() -> None:
     """A box as large as a pair but as deep as an upright tile (a tilted photo, the photo's edge) is one tile."""
     found = shoot(lay(f"{STANDING} | 5p~ 5p 5p"))
