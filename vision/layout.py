@@ -161,27 +161,29 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
 
 def _stacked_pairs(detections: TileDetections, mended: Mended,
                    ) -> tuple[TileDetections, Mended, tuple[tuple[int, int], ...]] | None:
-    """The detections with the boxes that may each cover an added kong's stacked pair read as two tiles
+    """The detections with boxes that may each cover an added kong's stacked pair read as two tiles
     (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
     valid hand holding every such pair in one kong and either complete (`STACKED_GAIN` more plausible, when
     ``mended`` is complete too) or, where ``mended`` is no win either, `STACKED_GAIN` more plausible: a tile misread
-    elsewhere leaves both readings no win, and the pair is read all the same; else None."""
+    elsewhere leaves both readings no win, and the pair is read all the same; of the splits offered, the most
+    plausible so taken; else None."""
     # the reading's rows are the detections' own unless it left a stray box out
     rows = mended.reader.rows if mended.stray is None else find_rows(detections)
-    split = split_pairs(detections, rows)
-    if split is None:
+    taken = []
+    for cut_detections, pairs in split_pairs(detections, rows):
+        try:
+            other = best_reading(cut_detections)
+        except HandError:
+            continue
+        melds = [set(m.group.tiles) for m in other.found.candidate.melds]
+        held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
+        gains = other.found.value >= mended.found.value + STACKED_GAIN
+        if held and other.found.hand is not None and \
+                (other.found.complete and (gains or not mended.found.complete) or gains and not mended.found.complete):
+            taken.append((other.found.value, cut_detections, other, pairs))
+    if not taken:
         return None
-    cut_detections, pairs = split
-    try:
-        other = best_reading(cut_detections)
-    except HandError:
-        return None
-    melds = [set(m.group.tiles) for m in other.found.candidate.melds]
-    held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
-    gains = other.found.value >= mended.found.value + STACKED_GAIN
-    if not held or other.found.hand is None or \
-            not (other.found.complete and (gains or not mended.found.complete) or gains and not mended.found.complete):
-        return None
+    _, cut_detections, other, pairs = max(taken, key=lambda t: t[0])
     return cut_detections, other, pairs
 
 

@@ -101,6 +101,28 @@ def test_a_stacked_pair_in_a_photo_taken_at_a_slant_is_two_tiles() -> None:
     assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
 
 
+def test_a_stacked_pair_boxed_short_of_a_turned_tiles_length_is_two_tiles() -> None:
+    """The detector boxes a pair loosely: some 1.1 tile widths along the row where the turned tile is 1.33."""
+    found, pair = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    xyxy = found.xyxy.copy()
+    x0, _, x1, _ = xyxy[pair]
+    middle, width = (x0 + x1) / 2, float(np.median(found.xyxy[:, 2] - found.xyxy[:, 0]))
+    xyxy[pair, [0, 2]] = middle - 0.56 * width, middle + 0.56 * width
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_stacked_pair_is_read_beside_a_standing_tile_boxed_as_large() -> None:
+    """A standing tile's box as large as a pair's (a loose box) is offered for a cut too: cut alone, the pair reads."""
+    found, _ = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    first = int(np.argmin(found.xyxy[:, 0]))
+    xyxy = found.xyxy.copy()
+    x0, y0, x1, y1 = xyxy[first]
+    xyxy[first] = [x0 - 0.35 * (x1 - x0), y0 - 0.3 * (y1 - y0), x1, y1]
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
 def test_a_stacked_pair_is_two_tiles_in_a_hand_no_win_for_another_misread_tile() -> None:
     found, _ = _stacked_pair("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 1s | 5p~ 5p 5p")
     reading = read_hand(found)
