@@ -194,3 +194,13 @@ def test_a_kong_face_up_with_nothing_turned_beside_a_turned_pung_is_concealed() 
 def test_two_tiles_turned_side_by_side_are_an_added_kong() -> None:
     reading = read_hand(shoot(lay(f"{STANDING} | 5p 5p~ 5p~ 5p")))
     assert reading.hand is not None and reading.hand.melds[0].added
+
+
+@pytest.mark.parametrize("angle", [0, 180])
+def test_a_flower_read_as_a_tile_among_the_flowers_set_apart_is_a_flower(angle: float) -> None:
+    """A season the reader takes for 1s, lying with the flowers at the hand's end: one tile too many, read as a
+    flower (the count scores, not which), with a doubt."""
+    reading = read_hand(shoot(lay("1f 6f 1s | 1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), angle))
+    assert reading.hand is not None and reading.hand.flower_count == 3
+    assert format_hand(reading.hand).endswith("123456789m9p123s9p")
+    assert any("among the flowers" in d.message for d in reading.doubts)
