@@ -97,7 +97,8 @@ def among_flowers(reader: Reader) -> list[int]:
     return found
 
 
-def _as_flowers(detections: TileDetections, tiles: Sequence[int], seen: Sequence[Tile]) -> tuple[TileDetections, list[int]]:
+def _as_flowers(detections: TileDetections, tiles: Sequence[int],
+                seen: Sequence[Tile]) -> tuple[TileDetections, list[int]]:
     """The detections with each of ``tiles`` given a flower none of ``seen`` is as its runner-up, scored 0
     (which flower changes no score: each counts one point), while there are such flowers; and the tiles given one."""
     runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()

@@ -5,7 +5,8 @@ row as a turned tile and some 1.6 times as deep, which the detector (trained on 
 tile of their face. Its area gives it away: the pair is half as large again as the tiles of its row (a box's
 size, the square root of its area, 1.1 times theirs or more, drawn loosely; a tile read alone stays under 1.13
 times in 99 % of rows, and a box merely large is offered cut alone too, so that it cannot keep a true pair from
-being read). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
+being read; a meld alone in a row of its own, in front of or behind the hand, is sized by the hand's row and
+must stand out from its own row's others too). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
 pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
 (`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
@@ -24,7 +25,7 @@ STACKED_PAIR = 1.10  # a box this many times its row's median tile size (square 
 # tile by as much, may be two tiles ...
 PAIR_LENGTH = 1.08  # ... when it is this many upright tiles' widths long along the row, or more: a turned tile is
 # 1.33, but the detector boxes a pair loosely, down to 1.09 widths on dev composed scenes
-MIN_ROW = 4  # tiles a row needs for its median size to be known
+MIN_ROW = 4  # tiles a row needs for its median size to be known (a shorter row takes the longest row's)
 UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as deep as a tile or deeper: an upright
 # tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`PAIR_LENGTH` widths)
 
@@ -49,19 +50,27 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
         return []
     normal = np.array([-np.sin(angle), np.cos(angle)])
     cut: dict[int, tuple[float, float]] = {}  # a box cut -> a turned tile's depth across its row, its row's line
-    for row in rows:
-        if len(row.tiles) < MIN_ROW:
-            continue
+    known = None  # (median size, upright width, upright depth) of the longest row that tells them
+    for row in sorted(rows, key=lambda r: -len(r.tiles)):
         tiles = list(row.tiles)
+        eligible = {i for i in tiles if detections.tiles[i].is_playable}  # a kong's tiles
         upright = [i for k, i in enumerate(tiles) if row.sideways[k] < UPRIGHT]
-        if not upright:
+        if len(tiles) >= MIN_ROW and upright:
+            own = float(np.median(size[tiles])), float(np.median(along[upright])), float(np.median(across[upright]))
+            known = known or own
+        elif known is None or len(tiles) < 3:
             continue
-        median, width = float(np.median(size[tiles])), float(np.median(along[upright]))
+        else:  # a meld alone in its row, in front of or behind the hand: the hand's row tells the tiles' size, and
+            # the box must stand out from its row's others too (a row nearer the camera is larger as a whole)
+            own = known
+            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
+        median, width, upright_depth = own
         # a turned tile is as deep as a tile is wide: its length over the aspect, or less where the photo,
         # taken at a slant, shortens the row's tiles across it (the upright tiles' depth over the aspect)
-        depth = np.minimum(along, float(np.median(across[upright]))) / SIDEWAYS_ASPECT
-        cut.update((i, (float(depth[i]), row.across)) for k, i in enumerate(tiles) if size[i] >= STACKED_PAIR * median
-                   and row.sideways[k] < UPRIGHT and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
+        depth = np.minimum(along, upright_depth) / SIDEWAYS_ASPECT
+        cut.update((i, (float(depth[i]), row.across)) for k, i in enumerate(tiles)
+                   if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
+                   and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
     return [_cut(detections, {i: cut[i] for i in chosen}, angle, along, across) for chosen in choices if chosen]
 

@@ -123,6 +123,32 @@ def test_a_stacked_pair_is_read_beside_a_standing_tile_boxed_as_large() -> None:
     assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
 
 
+def _meld_in_front(meld: str) -> list[Placed]:
+    """`STANDING` with ``meld`` laid in a row of its own in front of the standing tiles."""
+    return [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 2.0 * ASPECT) for p in lay(meld))]
+
+
+def test_a_stacked_pair_in_a_meld_alone_in_its_row_is_two_tiles() -> None:
+    """A row of three tells no tile size of its own: the hand's row does."""
+    tiles = _meld_in_front("5p~ 5p 5p")
+    turned = next(k for k, p in enumerate(tiles) if p.sideways)
+    found = _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)]), turned, len(tiles))
+    reading = read_hand(found)
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_pung_alone_in_a_row_nearer_the_camera_stays_a_pung() -> None:
+    """A row nearer the camera is larger as a whole: no box of it stands out from its others."""
+    found = shoot(_meld_in_front("5p 5p 5p"))
+    xyxy = found.xyxy.copy()
+    meld = np.flatnonzero(found.class_id == found.class_id[-1])[-3:]
+    middle = (xyxy[meld, :2] + xyxy[meld, 2:]) / 2
+    half = 0.6 * (xyxy[meld, 2:] - xyxy[meld, :2])  # a fifth larger each way
+    xyxy[meld] = np.hstack([middle - half, middle + half])
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
+
+
 def test_a_stacked_pair_is_two_tiles_in_a_hand_no_win_for_another_misread_tile() -> None:
     found, _ = _stacked_pair("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 1s | 5p~ 5p 5p")
     reading = read_hand(found)
