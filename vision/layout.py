@@ -104,9 +104,9 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     for i in swapped:
         read_as = f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f})"
         if i in mended.among_flowers:
-            doubts.append(Doubt("assumed", (i,), f"{read_as}, one tile too many, lies among the flowers set apart at "
-                                f"the hand's end: took it as a flower (which one changes no score: check the flowers)",
-                                (detections.tiles[i].code,)))
+            doubts.append(Doubt("assumed", (i,), f"{read_as}, lies among the flowers (set apart at the hand's end or "
+                                f"in their own row): took it as {reader.faces[i].code}, a flower (which one changes no "
+                                "score: check the flowers)", (detections.tiles[i].code,)))
         elif i in mended.guessed:
             doubts.append(Doubt("assumed", (i,), f"{read_as} as a surer tile was, and a set has one of each "
                                 f"flower: took {reader.faces[i].code}, a flower no tile was read as (which one changes no "

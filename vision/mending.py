@@ -23,7 +23,7 @@ from scoring import HandError
 from scoring.tiles import TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import APART
-from vision.readings import HAND_TILES, STRAY, Best, Reader
+from vision.readings import HAND_TILES, STRAY, Best, Candidate, Reader
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
 CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
@@ -97,6 +97,41 @@ def among_flowers(reader: Reader) -> list[int]:
     return found
 
 
+def in_flower_rows(reader: Reader, c: Candidate) -> list[int]:
+    """Tiles of the hand's faces in rows of their own that ``c`` leaves out and that hold flowers: rows where
+    every tile is a flower or read as a tile with a flower as its runner-up, or with more flowers than other
+    tiles. A flower the reader took for a tile (a season read as 1s) in the flowers' row beside the hand."""
+    used = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
+    found = []
+    for row in reader.rows:
+        if used & set(row.tiles):
+            continue
+        bonus = [i for i in row.tiles if reader.faces[i].is_bonus]
+        others = [i for i in row.tiles if not reader.faces[i].is_bonus]
+        second = [i for i in others if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+        if others and (len(second) == len(others) or len(bonus) > len(others)):
+            found += others
+    return found
+
+
+def _flower_rows_read(reader: Reader, found: Best) -> Mended | None:
+    """The reading with the tiles of `in_flower_rows` read as flowers (their runner-up flower, else one no
+    tile is), when it holds them as the hand's flowers and is as plausible and as complete; else None."""
+    tiles = in_flower_rows(reader, found.candidate)
+    if not tiles:
+        return None
+    own = [i for i in tiles if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+    detections, given = _as_flowers(reader.det, [i for i in tiles if i not in own],
+                                    [*reader.faces, *(TILES[reader.det.runner_up[i]] for i in own)])
+    swapped = tuple(sorted([*own, *given]))
+    other = Reader(detections.with_runner_up(list(swapped)), reader)
+    flowered = other.best()
+    if set(swapped) <= set(flowered.candidate.flowers) and flowered.complete >= found.complete \
+            and flowered.value >= found.value:
+        return Mended(other, flowered, swapped, among_flowers=swapped)
+    return None
+
+
 def _as_flowers(detections: TileDetections, tiles: Sequence[int],
                 seen: Sequence[Tile]) -> tuple[TileDetections, list[int]]:
     """The detections with each of ``tiles`` given a flower none of ``seen`` is as its runner-up, scored 0
@@ -111,7 +146,8 @@ def _as_flowers(detections: TileDetections, tiles: Sequence[int],
 
 
 def best_reading(detections: TileDetections) -> Mended:
-    """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
+    """The best reading of the tiles as read (a tile in the flowers' own row read as a flower, `in_flower_rows`,
+    where the reading is as plausible so). When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
     many, the best winning reading without one unsure tile (a box where there is no tile) or with a
     doubtful tile read as its runner-up flower or a tile lying among the flowers read as a flower no tile is
@@ -120,6 +156,11 @@ def best_reading(detections: TileDetections) -> Mended:
     valid hand as read competes with the mended readings (listed first, it wins a tie)."""
     reader = Reader(detections)
     found = reader.best()
+    flowered = _flower_rows_read(reader, found)
+    if flowered is not None:
+        reader, found, detections = flowered.reader, flowered.found, flowered.reader.det
+        if found.complete:
+            return flowered
     c = found.candidate
     expected = HAND_TILES - 3 * len(c.melds)
     if found.complete or len(c.head) not in (expected, expected + 1):

@@ -237,3 +237,12 @@ def test_flowers_at_the_right_end_of_standing_tiles_sorted_from_the_left(angle: 
     """Flowers lie at either end of a hand: where they lie tells the player's left less than tiles sorted."""
     reading = read_hand(shoot(lay("2m 1m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s | 1f 6f"), angle))  # sorted but one
     assert reading.hand is not None and format_hand(reading.hand) == "16f123456789m123p5s5s"
+
+
+def test_a_flower_read_as_a_tile_in_the_flowers_own_row_is_a_flower() -> None:
+    tiles = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p")
+    flowers = [Placed(code, 1.0 + k, -1.6 * ASPECT) for k, code in enumerate(("1f", "6f", "1s"))]  # a row behind
+    reading = read_hand(shoot([*tiles, *flowers]))
+    assert reading.hand is not None and reading.hand.flower_count == 3
+    assert format_hand(reading.hand).endswith("123456789m9p123s9p")
+    assert any("among the flowers" in d.message for d in reading.doubts)
