@@ -246,3 +246,11 @@ def test_a_flower_read_as_a_tile_in_the_flowers_own_row_is_a_flower() -> None:
     assert reading.hand is not None and reading.hand.flower_count == 3
     assert format_hand(reading.hand).endswith("123456789m9p123s9p")
     assert any("among the flowers" in d.message for d in reading.doubts)
+
+
+def test_a_lone_flower_of_an_unseen_set_read_faintly_in_its_own_row_counts() -> None:
+    """A flower of a set the readers never saw scores 0.1-0.25: alone in its row beside the hand, it counts."""
+    found = shoot([*lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), Placed("5f", 4.0, -1.9 * ASPECT)])
+    confidence = np.where(np.arange(len(found)) == len(found) - 1, 0.23, 0.8).astype(np.float32)
+    reading = read_hand(replace(found, confidence=confidence))
+    assert reading.hand is not None and format_hand(reading.hand) == "5f123456789m9p123s9p"
