@@ -254,3 +254,17 @@ def test_a_lone_flower_of_an_unseen_set_read_faintly_in_its_own_row_counts() -> 
     confidence = np.where(np.arange(len(found)) == len(found) - 1, 0.23, 0.8).astype(np.float32)
     reading = read_hand(replace(found, confidence=confidence))
     assert reading.hand is not None and format_hand(reading.hand) == "5f123456789m9p123s9p"
+
+
+def test_an_added_kong_beside_its_turned_tile_alone_in_its_row_is_an_added_kong() -> None:
+    """Alone in a row, the two turned tiles pull the row's typical evidence up to theirs: boxed a little short,
+    each stays under `vision.melds.SIDEWAYS`, standing out from the two upright ones all the same."""
+    found = shoot(_meld_in_front("5p 5p~ 5p~ 5p"))
+    xyxy = found.xyxy.copy()
+    turned = (xyxy[:, 2] - xyxy[:, 0]) > (xyxy[:, 3] - xyxy[:, 1])
+    middle, half = (xyxy[turned, 0] + xyxy[turned, 2]) / 2, 0.45 * (xyxy[turned, 2] - xyxy[turned, 0])
+    xyxy[turned, 0], xyxy[turned, 2] = middle - half, middle + half  # a tenth short along the row
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and kong.added and not kong.concealed and kong.source == 2
