@@ -26,10 +26,7 @@ UNSURE = 0.15  # plausibility margin under which the other direction of the rows
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
 FLOWER_ROWS = 3.0  # ... and between the hand's row and a row of its flowers: a tile's depth (1.33 widths) and a
 # gap of up to about another depth
-FLOWER_ROW_CONF = 0.2  # ... one of whose tiles is read at this confidence or more (a fainter box off the hand's row
-# is as likely a stray): a flower of a set the readers never saw scores 0.1-0.25 (`vision.scan.SCAN_CONF`)
-FLOWERS_LEFT = 0.2  # plausibility given flowers at the row's left end (taken from it at the right): players lay them
-# at either end, so that it only tips a reading no stronger cue (sorted tiles, the winning tile set apart) decides
+FLOWERS_LEFT = 0.5  # plausibility given flowers at the row's left end (taken from it at the right): the common way
 LEFT_MELDS = 0.1  # plausibility given up by melds left of the standing tiles: with no other cue, the common way
 SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap between their tiles wider than
 SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles
@@ -132,7 +129,7 @@ class Reader(MeldReader):
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's
         near = [r for r in flower_rows if _adjacent(main, r, FLOWER_ROWS)  # the hand's own, not discards
-                and max(self.det.confidence[i] for i in r.tiles) >= FLOWER_ROW_CONF  # nor tiles of a heap misread
+                and max(self.det.confidence[i] for i in r.tiles) >= STRAY  # nor tiles of a heap misread
                 and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         n = len(rest.tiles)

@@ -232,13 +232,6 @@ def test_a_flower_read_as_a_tile_among_the_flowers_set_apart_is_a_flower(angle: 
     assert any("among the flowers" in d.message for d in reading.doubts)
 
 
-@pytest.mark.parametrize("angle", [0, 180])
-def test_flowers_at_the_right_end_of_standing_tiles_sorted_from_the_left(angle: float) -> None:
-    """Flowers lie at either end of a hand: where they lie tells the player's left less than tiles sorted."""
-    reading = read_hand(shoot(lay("2m 1m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 5s 5s | 1f 6f"), angle))  # sorted but one
-    assert reading.hand is not None and format_hand(reading.hand) == "16f123456789m123p5s5s"
-
-
 def test_a_flower_read_as_a_tile_in_the_flowers_own_row_is_a_flower() -> None:
     tiles = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p")
     flowers = [Placed(code, 1.0 + k, -1.6 * ASPECT) for k, code in enumerate(("1f", "6f", "1s"))]  # a row behind
@@ -246,14 +239,6 @@ def test_a_flower_read_as_a_tile_in_the_flowers_own_row_is_a_flower() -> None:
     assert reading.hand is not None and reading.hand.flower_count == 3
     assert format_hand(reading.hand).endswith("123456789m9p123s9p")
     assert any("among the flowers" in d.message for d in reading.doubts)
-
-
-def test_a_lone_flower_of_an_unseen_set_read_faintly_in_its_own_row_counts() -> None:
-    """A flower of a set the readers never saw scores 0.1-0.25: alone in its row beside the hand, it counts."""
-    found = shoot([*lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), Placed("5f", 4.0, -1.9 * ASPECT)])
-    confidence = np.where(np.arange(len(found)) == len(found) - 1, 0.23, 0.8).astype(np.float32)
-    reading = read_hand(replace(found, confidence=confidence))
-    assert reading.hand is not None and format_hand(reading.hand) == "5f123456789m9p123s9p"
 
 
 def test_an_added_kong_beside_its_turned_tile_alone_in_its_row_is_an_added_kong() -> None:
