@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
-from scoring.tiles import PLAYABLE, TILES, Tile
+from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import TileGroup
 from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
@@ -129,6 +129,10 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                 doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
                                     "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong shown "
                                     "face up" if kong else "") + "); give the melds to correct it"))
+            elif m.meld is not None and m.meld.concealed and all(reader.faces[i] is not BACK for i in m.group.tiles):
+                doubts.append(Doubt("assumed", m.group.tiles, "a kong of four tiles face up, none turned: took it as "
+                                    "concealed, for another meld shows its claimed tile turned; give the melds if it "
+                                    "was claimed"))
             if m.meld is None:
                 face = hand.melds[c.melds.index(m)].first.code
                 doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "

@@ -212,6 +212,7 @@ def test_a_kong_face_up_with_nothing_turned_beside_a_turned_pung_is_concealed() 
     assert claimed.hand is not None
     kong = next(m for m in claimed.hand.melds if m.kind is MeldKind.KONG)
     assert kong.concealed  # this player turns a claimed tile: an untouched kong was not claimed
+    assert any("four tiles face up, none turned" in d.message for d in claimed.doubts)  # a guess all the same
     unturned = read_hand(shoot(lay(f"{standing} | 5p 5p 5p | E E E E")))
     assert unturned.hand is not None and not any(m.concealed for m in unturned.hand.melds)
     assert any("concealed kong shown face up" in d.message for d in unturned.doubts)
