@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
-from scoring.tiles import PLAYABLE, TILES, Tile
+from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import TileGroup
 from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
@@ -103,7 +103,11 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                             "tile (the others make a winning hand)", (stray.code,)))
     for i in swapped:
         read_as = f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f})"
-        if i in mended.guessed:
+        if i in mended.among_flowers:
+            doubts.append(Doubt("assumed", (i,), f"{read_as}, lies among the flowers (set apart at the hand's end or "
+                                f"in their own row): took it as {reader.faces[i].code}, a flower (which one changes no "
+                                "score: check the flowers)", (detections.tiles[i].code,)))
+        elif i in mended.guessed:
             doubts.append(Doubt("assumed", (i,), f"{read_as} as a surer tile was, and a set has one of each "
                                 f"flower: took {reader.faces[i].code}, a flower no tile was read as (which one changes no "
                                 "score: check the flowers)", (detections.tiles[i].code,)))
@@ -125,6 +129,10 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                 doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
                                     "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong shown "
                                     "face up" if kong else "") + "); give the melds to correct it"))
+            elif m.meld is not None and m.meld.concealed and all(reader.faces[i] is not BACK for i in m.group.tiles):
+                doubts.append(Doubt("assumed", m.group.tiles, "a kong of four tiles face up, none turned: took it as "
+                                    "concealed, for another meld shows its claimed tile turned; give the melds if it "
+                                    "was claimed"))
             if m.meld is None:
                 face = hand.melds[c.melds.index(m)].first.code
                 doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "
@@ -160,27 +168,30 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
 
 
 def _stacked_pairs(detections: TileDetections, mended: Mended,
-                   ) -> tuple[TileDetections, Mended, list[tuple[int, int]]] | None:
-    """The detections with the boxes that may each cover an added kong's stacked pair read as two tiles
+                   ) -> tuple[TileDetections, Mended, tuple[tuple[int, int], ...]] | None:
+    """The detections with boxes that may each cover an added kong's stacked pair read as two tiles
     (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
-    complete hand holding every such pair in one kong and, when ``mended`` is complete too, `STACKED_GAIN` more
-    plausible; else None."""
+    valid hand holding every such pair in one kong and either complete (`STACKED_GAIN` more plausible, when
+    ``mended`` is complete too) or, where ``mended`` is no win either, `STACKED_GAIN` more plausible: a tile misread
+    elsewhere leaves both readings no win, and the pair is read all the same; of the splits offered, the most
+    plausible so taken; else None."""
     # the reading's rows are the detections' own unless it left a stray box out
     rows = mended.reader.rows if mended.stray is None else find_rows(detections)
-    split = split_pairs(detections, rows)
-    if split is None:
+    taken = []
+    for cut_detections, pairs in split_pairs(detections, rows):
+        try:
+            other = best_reading(cut_detections)
+        except HandError:
+            continue
+        melds = [set(m.group.tiles) for m in other.found.candidate.melds]
+        held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
+        gains = other.found.value >= mended.found.value + STACKED_GAIN
+        if held and other.found.hand is not None and \
+                (other.found.complete and (gains or not mended.found.complete) or gains and not mended.found.complete):
+            taken.append((other.found.value, cut_detections, other, pairs))
+    if not taken:
         return None
-    cut_detections, cut = split
-    try:
-        other = best_reading(cut_detections)
-    except HandError:
-        return None
-    pairs = [(i, len(detections) + k) for k, i in enumerate(cut)]
-    melds = [set(m.group.tiles) for m in other.found.candidate.melds]
-    held = other.stray is None and all(any(set(pair) <= m for m in melds) for pair in pairs)
-    if not (held and other.found.complete) or \
-            (mended.found.complete and other.found.value < mended.found.value + STACKED_GAIN):
-        return None
+    _, cut_detections, other, pairs = max(taken, key=lambda t: t[0])
     return cut_detections, other, pairs
 
 

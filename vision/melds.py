@@ -28,6 +28,7 @@ SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only when the meld's sure
 # next: boxes loose near 45° scatter every tile's evidence by ~0.2, so that without the margin a real hand's
 # upright melds read as claimed from across or the right
 SHOWN_BY_SPACING = 0.15  # near 45°: the share of a sideways tile's push on the spacing under which none shows
+BESIDE_MARGIN = 0.3  # sideways evidence by which a kong's two turned neighbours stand out from its other two
 APART = 0.2  # a gap (tile widths) above which tiles count as set apart
 SLIVER = 0.7  # a box under this share of its row's typical tile size (sqrt of area: half a tile's area) is a
 # sliver of a tile, cut by the photo's edge, or a tile's side; ending a row, it is left out at no cost
@@ -144,10 +145,17 @@ class MeldReader:
         quality += tight
         shown = j is not None
         if len(set(faces)) == 1:
+            beside = _turned_pair(row.sideways[start:stop]) if n == 4 else None
+            if beside is not None:  # the first of the two turned tiles is the claimed one
+                j, shown = beside, True
+                quality = min(float(row.sideways[start + j:start + j + 2].min()), 0.6) / 0.6 + tight
             source = {0: 1, 1: 2, n - 1: 3}.get(j, 2) if shown else 1  # none shown: the left, as `Meld`
+            if beside is not None:
+                source = j + 1
             if n == 4:  # two tiles turned side by side: a pung's turned tile with the added one beside it
                 turned = row.sideways[start:stop]
-                added = shown and any(0 <= k < n and turned[k] >= SIDEWAYS for k in (j - 1, j + 1))
+                added = beside is not None or \
+                    shown and any(0 <= k < n and turned[k] >= SIDEWAYS for k in (j - 1, j + 1))
                 meld = Meld(MeldKind.KONG, tuple(faces), source=source, added=added)
                 return ShownMeld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality, shown)
             stacked = self._stacked(idx[j], faces[0], used) if shown else None
@@ -200,6 +208,17 @@ class MeldReader:
         if not ends:
             return None
         return max(ends, key=lambda e: e[1][0])[1]
+
+
+def _turned_pair(evidence: np.ndarray) -> int | None:
+    """The first of two neighbours of a kong that lie sideways where the other two stand (an added kong laid
+    beside its turned tile), told by the two standing out from the others by `BESIDE_MARGIN`: in a short row the
+    pair pulls the row's typical evidence up, so that each may stay under `SIDEWAYS`; None when no pair does."""
+    if np.isnan(evidence).any():
+        return None
+    k = int(np.argmax(np.minimum(evidence[:-1], evidence[1:])))
+    pair, others = evidence[k:k + 2], np.delete(evidence, [k, k + 1])
+    return k if pair.min() >= SHOWN and pair.min() - others.max() >= BESIDE_MARGIN else None
 
 
 def apart(gap: float) -> float:

@@ -20,9 +20,10 @@ from itertools import combinations
 import numpy as np
 
 from scoring import HandError
-from scoring.tiles import TILES
+from scoring.tiles import TILES, Tile
 from vision.detections import TileDetections
-from vision.readings import HAND_TILES, STRAY, Best, Reader
+from vision.melds import APART
+from vision.readings import HAND_TILES, STRAY, Best, Candidate, Reader
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
 CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
@@ -48,6 +49,7 @@ class Mended:
     swapped: tuple[int, ...] = ()
     stray: int | None = None
     guessed: tuple[int, ...] = ()  # of ``swapped``: flowers read twice, the copy taken as an unseen flower
+    among_flowers: tuple[int, ...] = ()  # of ``swapped``: tiles among the flowers at a row's end taken as one
 
 
 def unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[TileDetections, set[int]]:
@@ -76,15 +78,89 @@ def unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[
                           runner_up_confidence), guessed
 
 
+def among_flowers(reader: Reader) -> list[int]:
+    """Tiles of the hand's faces lying among the flowers at a row's end: in the stretch of tiles that ends the
+    row, touching up to the first gap that sets tiles apart (`vision.melds.APART`), with a flower in it and
+    standing tiles beyond. Players set their flowers apart at an end of the hand; a flower the reader took for a
+    tile of the hand (a season read as 1s) lies there."""
+    found = []
+    for row in reader.rows:
+        for ends in (range(len(row.tiles)), range(len(row.tiles) - 1, -1, -1)):
+            stretch = []
+            for k in ends:
+                stretch.append(row.tiles[k])
+                step = k if ends.step > 0 else k - 1
+                if not 0 <= step < len(row.gaps) or row.gaps[step] > APART:
+                    break
+            if len(stretch) < len(row.tiles) and any(reader.faces[i].is_bonus for i in stretch):
+                found += [i for i in stretch if not reader.faces[i].is_bonus]
+    return found
+
+
+def in_flower_rows(reader: Reader, c: Candidate) -> list[int]:
+    """Tiles of the hand's faces in rows of their own that ``c`` leaves out and that hold flowers: rows where
+    every tile is a flower or read as a tile with a flower as its runner-up, or with more flowers than other
+    tiles. A flower the reader took for a tile (a season read as 1s) in the flowers' row beside the hand."""
+    used = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
+    found = []
+    for row in reader.rows:
+        if used & set(row.tiles):
+            continue
+        bonus = [i for i in row.tiles if reader.faces[i].is_bonus]
+        others = [i for i in row.tiles if not reader.faces[i].is_bonus]
+        second = [i for i in others if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+        if others and (len(second) == len(others) or len(bonus) > len(others)):
+            found += others
+    return found
+
+
+def _flower_rows_read(reader: Reader, found: Best) -> Mended | None:
+    """The reading with the tiles of `in_flower_rows` read as flowers (their runner-up flower, else one no
+    tile is), when it holds them as the hand's flowers and is as plausible and as complete; else None."""
+    tiles = in_flower_rows(reader, found.candidate)
+    if not tiles:
+        return None
+    own = [i for i in tiles if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+    detections, given = _as_flowers(reader.det, [i for i in tiles if i not in own],
+                                    [*reader.faces, *(TILES[reader.det.runner_up[i]] for i in own)])
+    swapped = tuple(sorted([*own, *given]))
+    other = Reader(detections.with_runner_up(list(swapped)), reader)
+    flowered = other.best()
+    if set(swapped) <= set(flowered.candidate.flowers) and flowered.complete >= found.complete \
+            and flowered.value >= found.value:
+        return Mended(other, flowered, swapped, among_flowers=swapped)
+    return None
+
+
+def _as_flowers(detections: TileDetections, tiles: Sequence[int],
+                seen: Sequence[Tile]) -> tuple[TileDetections, list[int]]:
+    """The detections with each of ``tiles`` given a flower none of ``seen`` is as its runner-up, scored 0
+    (which flower changes no score: each counts one point), while there are such flowers; and the tiles given one."""
+    runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
+    unseen = [t for t in TILES if t.is_bonus and t not in seen]
+    given = list(tiles[:len(unseen)])
+    for i, flower in zip(given, unseen):
+        runner_up[i], runner_up_confidence[i] = flower.index, 0.0
+    return TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
+                          runner_up_confidence), given
+
+
 def best_reading(detections: TileDetections) -> Mended:
-    """The best reading of the tiles as read. When it is no winning hand: with a hand's tile count, the
+    """The best reading of the tiles as read (a tile in the flowers' own row read as a flower, `in_flower_rows`,
+    where the reading is as plausible so). When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
     many, the best winning reading without one unsure tile (a box where there is no tile) or with a
-    doubtful tile read as its runner-up flower (a flower read as a tile of the hand). A flower read as
+    doubtful tile read as its runner-up flower or a tile lying among the flowers read as a flower no tile is
+    (`among_flowers`: a flower read as a tile of the hand). A flower read as
     one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
     valid hand as read competes with the mended readings (listed first, it wins a tie)."""
     reader = Reader(detections)
     found = reader.best()
+    flowered = _flower_rows_read(reader, found)
+    if flowered is not None:
+        reader, found, detections = flowered.reader, flowered.found, flowered.reader.det
+        if found.complete:
+            return flowered
     c = found.candidate
     expected = HAND_TILES - 3 * len(c.melds)
     if found.complete or len(c.head) not in (expected, expected + 1):
@@ -97,6 +173,7 @@ def best_reading(detections: TileDetections) -> Mended:
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
     unsure_faces += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in unsure_faces
                  and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
+    beside: list[int] = []
     if len(c.head) == expected + 1:
         unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
         for i in unsure[:MAX_DOUBTFUL]:
@@ -106,6 +183,9 @@ def best_reading(detections: TileDetections) -> Mended:
                 given_up = float(detections.confidence[i])
                 options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, stray=i)))
         swaps = [(i,) for i in unsure_faces if TILES[detections.runner_up[i]].is_bonus]  # a flower read as a tile
+        beside = [i for i in among_flowers(reader) if i in c.head and (i,) not in swaps]  # ... lying among them
+        detections, beside = _as_flowers(detections, beside, reader.faces)
+        swaps += [(i,) for i in beside]
     else:
         swaps = [(i,) for i in unsure_faces] + list(combinations(unsure_faces, 2))
     for swap in swaps:
@@ -114,7 +194,8 @@ def best_reading(detections: TileDetections) -> Mended:
         if corrected is not None:
             given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
             options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
-                            Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed))))
+                            Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed),
+                                   among_flowers=tuple(i for i in swap if i in beside))))
     if not options:
         return Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]

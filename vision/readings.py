@@ -26,6 +26,7 @@ UNSURE = 0.15  # plausibility margin under which the other direction of the rows
 ADJACENT_ROWS = 2.5  # tile widths between the lines of two rows of standing tiles read as one hand, at most
 FLOWER_ROWS = 3.0  # ... and between the hand's row and a row of its flowers: a tile's depth (1.33 widths) and a
 # gap of up to about another depth
+FLOWERS_LEFT = 0.5  # plausibility given flowers at the row's left end (taken from it at the right): the common way
 LEFT_MELDS = 0.1  # plausibility given up by melds left of the standing tiles: with no other cue, the common way
 SPACED = 0.5  # plausibility given up by two rows read as standing tiles per gap between their tiles wider than
 SPACE = 0.4  # ... this (tile widths): loose boxes leave gaps up to ~0.3 between touching tiles
@@ -123,7 +124,7 @@ class Reader(MeldReader):
         rest = _without(main, bonus) if bonus else main
         if bonus:
             left, right = bonus[0] == 0, bonus[-1] == len(main.tiles) - 1
-            value += 0.5 if left and not right else (-0.5 if right and not left else 0.0)
+            value += FLOWERS_LEFT if left and not right else (-FLOWERS_LEFT if right and not left else 0.0)
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's

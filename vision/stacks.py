@@ -3,11 +3,13 @@
 Laid on the turned tile and partly hiding it, the added tile makes one outline with it: a box as long along the
 row as a turned tile and some 1.6 times as deep, which the detector (trained on few such stacks) reads as one
 tile of their face. Its area gives it away: the pair is half as large again as the tiles of its row (a box's
-size, the square root of its area, 1.15 times theirs or more; a tile read alone stays under 1.13 times in 99 %
-of rows). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
+size, the square root of its area, 1.1 times theirs or more, drawn loosely; a tile read alone stays under 1.13
+times in 99 % of rows, and a box merely large is offered cut alone too, so that it cannot keep a true pair from
+being read; a meld alone in a row of its own, in front of or behind the hand, is sized by the hand's row and
+must stand out from its own row's others too). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
-pair is taken only where the hand read with it is complete, holds it as an added kong and is clearly the more
-plausible (`vision.layout.STACKED_GAIN`).
+pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
+(`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
 """
 
 from __future__ import annotations
@@ -15,19 +17,29 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import TileDetections
+from vision.geometry import box_iou
+from vision.overlaps import SAME_TILE
 from vision.rows import SIDEWAYS_ASPECT, Row, extents, row_direction
 
-STACKED_PAIR = 1.15  # a box this many times its row's median tile size (square root of area), as long as a turned
-# tile and deeper than one by as much, may be two tiles
-MIN_ROW = 4  # tiles a row needs for its median size to be known
+STACKED_PAIR = 1.10  # a box this many times its row's median tile size (square root of area), deeper than a turned
+# tile by as much, may be two tiles ...
+PAIR_LENGTH = 1.08  # ... when it is this many upright tiles' widths long along the row, or more: a turned tile is
+# 1.33, but the detector boxes a pair loosely, down to 1.09 widths on dev composed scenes
+MIN_ROW = 4  # tiles a row needs for its median size to be known (a shorter row takes the longest row's)
 UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as deep as a tile or deeper: an upright
-# tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`STACKED_PAIR` widths)
+# tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`PAIR_LENGTH` widths)
 
 
-def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetections, tuple[int, ...]] | None:
-    """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, the turned tile
-    kept at the box's index and the added one appended, and the indices of the boxes cut; None when no box may.
-    ``rows``: the detections' rows (`vision.rows.find_rows`), as the layout has already found them."""
+Split = tuple[TileDetections, tuple[tuple[int, int], ...]]  # detections with boxes cut, the pairs in them
+
+
+def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
+    """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, and where more
+    than one may, with each alone cut (a box merely large among them must not keep the true pair from being read):
+    each with its pairs (the turned tile, the added one) as indices into it; none when no box may. The detector
+    often draws a box on one of the two beside the pair's: such a box, one tile with a half
+    (`vision.overlaps.SAME_TILE`), is dropped. ``rows``: the detections' rows (`vision.rows.find_rows`), as the
+    layout has already found them."""
     xyxy = detections.xyxy.astype(np.float64)
     centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
@@ -35,33 +47,56 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> tuple[TileDetect
     angle = row_direction(centres)
     along, across, posed = extents(wh, angle)
     if not posed:  # near 45° a box tells no depth from length
-        return None
+        return []
     normal = np.array([-np.sin(angle), np.cos(angle)])
-    cut: list[int] = []
-    line: dict[int, float] = {}  # a tile's row's line, across the rows
-    for row in rows:
-        line.update((i, row.across) for i in row.tiles)
-        if len(row.tiles) < MIN_ROW:
-            continue
+    cut: dict[int, tuple[float, float]] = {}  # a box cut -> a turned tile's depth across its row, its row's line
+    known = None  # (median size, upright width, upright depth) of the longest row that tells them
+    for row in sorted(rows, key=lambda r: -len(r.tiles)):
         tiles = list(row.tiles)
+        eligible = {i for i in tiles if detections.tiles[i].is_playable}  # a kong's tiles
         upright = [i for k, i in enumerate(tiles) if row.sideways[k] < UPRIGHT]
-        if not upright:
+        if len(tiles) >= MIN_ROW and upright:
+            own = float(np.median(size[tiles])), float(np.median(along[upright])), float(np.median(across[upright]))
+            known = known or own
+        elif known is None or len(tiles) < 3:
             continue
-        median, width = float(np.median(size[tiles])), float(np.median(along[upright]))
-        cut += [i for k, i in enumerate(tiles) if size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
-                and along[i] >= STACKED_PAIR * width and across[i] >= STACKED_PAIR * along[i] / SIDEWAYS_ASPECT]
-    if not cut:
-        return None
+        else:  # a meld alone in its row, in front of or behind the hand: the hand's row tells the tiles' size, and
+            # the box must stand out from its row's others too (a row nearer the camera is larger as a whole)
+            own = known
+            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
+        median, width, upright_depth = own
+        # a turned tile is as deep as a tile is wide: its length over the aspect, or less where the photo,
+        # taken at a slant, shortens the row's tiles across it (the upright tiles' depth over the aspect)
+        depth = np.minimum(along, upright_depth) / SIDEWAYS_ASPECT
+        cut.update((i, (float(depth[i]), row.across)) for k, i in enumerate(tiles)
+                   if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
+                   and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
+    choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
+    return [_cut(detections, {i: cut[i] for i in chosen}, angle, along, across) for chosen in choices if chosen]
+
+
+def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle: float, along: np.ndarray,
+         across: np.ndarray) -> Split:
+    """The detections with the boxes of ``cut`` (each with the turned tile's depth and its row's line) cut in two,
+    the turned tile on the row's line, the added one beside it across the row; the boxes doubling a half dropped."""
+    xyxy = detections.xyxy.astype(np.float64)
+    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
+    normal = np.array([-np.sin(angle), np.cos(angle)])
     boxes = xyxy.copy()
     added = []
     c, s = abs(np.cos(angle)), abs(np.sin(angle))
-    for i in cut:
-        depth = along[i] / SIDEWAYS_ASPECT  # a turned tile's depth across the row
+    for i, (depth, line) in cut.items():
         offset = (across[i] - depth) / 2
-        toward = 1.0 if line[i] >= centres[i] @ normal else -1.0  # the turned tile lies on the row's line
+        toward = 1.0 if line >= centres[i] @ normal else -1.0
         half = np.array([along[i] * c + depth * s, along[i] * s + depth * c]) / 2
         turned, on_top = centres[i] + toward * offset * normal, centres[i] - toward * offset * normal
         boxes[i] = np.concatenate([turned - half, turned + half])
         added.append(np.concatenate([on_top - half, on_top + half]))
-    on_tops = detections[np.array(cut)].with_boxes(np.array(added, np.float32))
-    return TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops]), tuple(cut)
+    on_tops = detections[np.array(list(cut))].with_boxes(np.array(added, np.float32))
+    whole = TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops])
+    halves = [*cut, *range(len(detections), len(whole))]
+    overlap = box_iou(whole.xyxy, whole.xyxy[halves])
+    keep = np.array([i in halves or not (overlap[i] > SAME_TILE).any() for i in range(len(whole))])
+    index = np.cumsum(keep) - 1
+    pairs = tuple((int(index[i]), int(index[len(detections) + k])) for k, i in enumerate(cut))
+    return whole[keep], pairs

@@ -72,6 +72,89 @@ def test_an_added_kong_stacked_and_boxed_as_one_tile_is_read_as_two(angle: float
     assert any("stacked" in d.message for d in reading.doubts)
 
 
+def _stacked_pair(spec: str) -> tuple[TileDetections, int]:
+    """The tiles of ``spec`` with the added tile stacked on the turned one and the two boxed as one, and the
+    pair's index."""
+    tiles = lay(spec)
+    turned = next(k for k, p in enumerate(tiles) if p.sideways)
+    return _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)]), turned, len(tiles)), turned
+
+
+def test_a_stacked_pairs_box_with_a_second_box_on_its_turned_tile_is_two_tiles_not_three() -> None:
+    """The detector often draws a box on one tile of the pair besides the pair's own: one tile with it."""
+    found, turned = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    x0, y0, x1, y1 = found.xyxy[turned]
+    on_turned = found[[turned]].with_boxes(np.array([[x0, y0 + 0.4 * (y1 - y0), x1, y1]], np.float32))
+    reading = read_hand(TileDetections.concat([found, replace(on_turned, confidence=np.array([0.4], np.float32))]))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+    assert sorted(i for g in reading.groups for i in g.tiles) == list(range(15))  # the second box left out
+
+
+def test_a_stacked_pair_in_a_photo_taken_at_a_slant_is_two_tiles() -> None:
+    """Taken at a slant, a photo shortens the tiles across their row: the turned tile's depth is told by the
+    upright tiles' depth, not by its length alone."""
+    found, _ = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    middle = float(np.median(found.xyxy[:, [1, 3]]))
+    xyxy = found.xyxy.copy()
+    xyxy[:, [1, 3]] = middle + 0.7 * (xyxy[:, [1, 3]] - middle)
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_stacked_pair_boxed_short_of_a_turned_tiles_length_is_two_tiles() -> None:
+    """The detector boxes a pair loosely: some 1.1 tile widths along the row where the turned tile is 1.33."""
+    found, pair = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    xyxy = found.xyxy.copy()
+    x0, _, x1, _ = xyxy[pair]
+    middle, width = (x0 + x1) / 2, float(np.median(found.xyxy[:, 2] - found.xyxy[:, 0]))
+    xyxy[pair, [0, 2]] = middle - 0.56 * width, middle + 0.56 * width
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_stacked_pair_is_read_beside_a_standing_tile_boxed_as_large() -> None:
+    """A standing tile's box as large as a pair's (a loose box) is offered for a cut too: cut alone, the pair reads."""
+    found, _ = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    first = int(np.argmin(found.xyxy[:, 0]))
+    xyxy = found.xyxy.copy()
+    x0, y0, x1, y1 = xyxy[first]
+    xyxy[first] = [x0 - 0.35 * (x1 - x0), y0 - 0.3 * (y1 - y0), x1, y1]
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def _meld_in_front(meld: str) -> list[Placed]:
+    """`STANDING` with ``meld`` laid in a row of its own in front of the standing tiles."""
+    return [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 2.0 * ASPECT) for p in lay(meld))]
+
+
+def test_a_stacked_pair_in_a_meld_alone_in_its_row_is_two_tiles() -> None:
+    """A row of three tells no tile size of its own: the hand's row does."""
+    tiles = _meld_in_front("5p~ 5p 5p")
+    turned = next(k for k, p in enumerate(tiles) if p.sideways)
+    found = _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)]), turned, len(tiles))
+    reading = read_hand(found)
+    assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_a_pung_alone_in_a_row_nearer_the_camera_stays_a_pung() -> None:
+    """A row nearer the camera is larger as a whole: no box of it stands out from its others."""
+    found = shoot(_meld_in_front("5p 5p 5p"))
+    xyxy = found.xyxy.copy()
+    meld = np.flatnonzero(found.class_id == found.class_id[-1])[-3:]
+    middle = (xyxy[meld, :2] + xyxy[meld, 2:]) / 2
+    half = 0.6 * (xyxy[meld, 2:] - xyxy[meld, :2])  # a fifth larger each way
+    xyxy[meld] = np.hstack([middle - half, middle + half])
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
+
+
+def test_a_stacked_pair_is_two_tiles_in_a_hand_no_win_for_another_misread_tile() -> None:
+    found, _ = _stacked_pair("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 1s | 5p~ 5p 5p")
+    reading = read_hand(found)
+    assert reading.hand is not None and reading.hand.melds[0].added and len(reading.detections) == len(found) + 1
+
+
 def test_a_tile_boxed_larger_than_its_neighbours_in_a_pung_stays_a_pung() -> None:
     """A box as large as a pair but as deep as an upright tile (a tilted photo, the photo's edge) is one tile."""
     found = shoot(lay(f"{STANDING} | 5p~ 5p 5p"))
@@ -129,6 +212,7 @@ def test_a_kong_face_up_with_nothing_turned_beside_a_turned_pung_is_concealed() 
     assert claimed.hand is not None
     kong = next(m for m in claimed.hand.melds if m.kind is MeldKind.KONG)
     assert kong.concealed  # this player turns a claimed tile: an untouched kong was not claimed
+    assert any("four tiles face up, none turned" in d.message for d in claimed.doubts)  # a guess all the same
     unturned = read_hand(shoot(lay(f"{standing} | 5p 5p 5p | E E E E")))
     assert unturned.hand is not None and not any(m.concealed for m in unturned.hand.melds)
     assert any("concealed kong shown face up" in d.message for d in unturned.doubts)
@@ -137,3 +221,36 @@ def test_a_kong_face_up_with_nothing_turned_beside_a_turned_pung_is_concealed() 
 def test_two_tiles_turned_side_by_side_are_an_added_kong() -> None:
     reading = read_hand(shoot(lay(f"{STANDING} | 5p 5p~ 5p~ 5p")))
     assert reading.hand is not None and reading.hand.melds[0].added
+
+
+@pytest.mark.parametrize("angle", [0, 180])
+def test_a_flower_read_as_a_tile_among_the_flowers_set_apart_is_a_flower(angle: float) -> None:
+    """A season the reader takes for 1s, lying with the flowers at the hand's end: one tile too many, read as a
+    flower (the count scores, not which), with a doubt."""
+    reading = read_hand(shoot(lay("1f 6f 1s | 1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), angle))
+    assert reading.hand is not None and reading.hand.flower_count == 3
+    assert format_hand(reading.hand).endswith("123456789m9p123s9p")
+    assert any("among the flowers" in d.message for d in reading.doubts)
+
+
+def test_a_flower_read_as_a_tile_in_the_flowers_own_row_is_a_flower() -> None:
+    tiles = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p")
+    flowers = [Placed(code, 1.0 + k, -1.6 * ASPECT) for k, code in enumerate(("1f", "6f", "1s"))]  # a row behind
+    reading = read_hand(shoot([*tiles, *flowers]))
+    assert reading.hand is not None and reading.hand.flower_count == 3
+    assert format_hand(reading.hand).endswith("123456789m9p123s9p")
+    assert any("among the flowers" in d.message for d in reading.doubts)
+
+
+def test_an_added_kong_beside_its_turned_tile_alone_in_its_row_is_an_added_kong() -> None:
+    """Alone in a row, the two turned tiles pull the row's typical evidence up to theirs: boxed a little short,
+    each stays under `vision.melds.SIDEWAYS`, standing out from the two upright ones all the same."""
+    found = shoot(_meld_in_front("5p 5p~ 5p~ 5p"))
+    xyxy = found.xyxy.copy()
+    turned = (xyxy[:, 2] - xyxy[:, 0]) > (xyxy[:, 3] - xyxy[:, 1])
+    middle, half = (xyxy[turned, 0] + xyxy[turned, 2]) / 2, 0.45 * (xyxy[turned, 2] - xyxy[turned, 0])
+    xyxy[turned, 0], xyxy[turned, 2] = middle - half, middle + half  # a tenth short along the row
+    reading = read_hand(found.with_boxes(xyxy))
+    assert reading.hand is not None
+    (kong,) = reading.hand.melds
+    assert kong.kind is MeldKind.KONG and kong.added and not kong.concealed and kong.source == 2
