@@ -2,35 +2,28 @@
 knitted straight with a set and a pair; and the tiles a standing hand waits on.
 
 Internally a tile is its index 0-33 and a group of tiles a count vector. Regular readings are found
-per suit, memoised by the suit's 9 counts (a suit's splits do not depend on the other suits), then
+per suit (a suit's splits do not depend on the other suits), its shape one int (``scoring.suits``), then
 combined with exactly one pair overall: this keeps Nine Gates or four chows in one suit to a handful
-of cached look-ups instead of a search over the whole hand.
+of look-ups instead of a search over the whole hand. What a suit's shape gives (its splits, the tiles that
+complete it, its counts) is kept for the shapes last seen, a bounded number (``KEPT_SHAPES``).
 """
 
 from __future__ import annotations
 
-from enum import IntEnum
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import permutations, product
 from typing import NamedTuple
 
+from scoring.suits import PAIRED, SETS, SUITED, SUIT_STARTS, TABLES, SetKind, completions, splits, suit_keys
+
 FACES = 34
 HONOR_START = 27
-SUIT_STARTS = (0, 9, 18, 27)
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, *range(27, 34))
 KNITTED_STRAIGHTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(suit * 9 + first + 3 * k for suit, first in zip(range(3), firsts) for k in range(3))
     for firsts in permutations(range(3))
 )
 """The six knitted straights (147/258/369 spread over the three suits), as tile indices."""
-
-
-class SetKind(IntEnum):
-    CHOW = 0
-    PUNG = 1
-    KONG = 2
-    PAIR = 3
-    KNITTED = 4  # the nine tiles of a knitted straight, as one unit
 
 
 REGULAR = "regular"
@@ -59,83 +52,45 @@ class Reading(NamedTuple):
     groups: tuple[Group, ...]
 
 
-Split = tuple[tuple[int, int], ...]  # (SetKind, rank offset) units of one suit
-
-
-def _unique(splits: list[Split]) -> tuple[Split, ...]:
-    """Each multiset of units once (a face held four times can be cut pung-first or chow-first)."""
-    return tuple(sorted({tuple(sorted(split)) for split in splits}))
-
-
-@lru_cache(maxsize=None)
-def _sets_only(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
-    """All ways to cut one suit's counts into pungs and chows."""
-    first = next((i for i, c in enumerate(counts) if c), None)
-    if first is None:
-        return ((),)
-    found: list[Split] = []
-    c = list(counts)
-    if c[first] >= 3:
-        c[first] -= 3
-        found += [((SetKind.PUNG, first), *rest) for rest in _sets_only(tuple(c), honors)]
-        c[first] += 3
-    if not honors and first <= 6 and c[first + 1] and c[first + 2]:
-        c[first] -= 1
-        c[first + 1] -= 1
-        c[first + 2] -= 1
-        found += [((SetKind.CHOW, first), *rest) for rest in _sets_only(tuple(c), honors)]
-    return _unique(found)
-
-
-@lru_cache(maxsize=None)
-def _splits(counts: tuple[int, ...], honors: bool) -> tuple[Split, ...]:
-    """All readings of one suit: sets only when its size is 3k, sets plus the pair when 3k+2."""
-    size = sum(counts)
-    if size % 3 == 0:
-        return _sets_only(counts, honors)
-    if size % 3 == 1:
-        return ()
-    found: list[Split] = []
-    for i, n in enumerate(counts):
-        if n >= 2:
-            rest = list(counts)
-            rest[i] -= 2
-            found += [((SetKind.PAIR, i), *sets) for sets in _sets_only(tuple(rest), honors)]
-    return _unique(found)
-
-
 class _Suit(NamedTuple):
-    """What the readings and the waits need of one suit's counts, worked out once per counts."""
+    """What the readings and the waits need of one suit's shape, worked out once per shape."""
 
-    counts: tuple[int, ...]
-    start: int  # its first tile
+    whole: int | None  # SETS or PAIRED when it reads as sets (and the pair), else None (``scoring.suits``)
     splits: tuple[tuple[Group, ...], ...]  # its readings as concealed groups; none when it cannot be read
     pair: bool  # 3k+2 tiles: the suit holds the pair
     size: int
     knit: int  # the most tiles of one of its 147, 258, 369 present (suited only)
     faces: int  # how many of its faces it holds
     odd: int  # how many of its faces it holds an odd number of times
+    completions: tuple[tuple[int, ...], tuple[int, ...]]  # the tiles that make it whole as sets only, with the pair
 
 
-@lru_cache(maxsize=None)
-def _suit(counts: tuple[int, ...], start: int) -> _Suit:
-    honors = start == HONOR_START
-    splits = tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in _splits(counts, honors))
+def _suit(start: int, table: dict[int, int], key: int) -> _Suit:
+    counts = key.to_bytes(9, "little")
+    groups = tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in splits(key, table))
     size = sum(counts)
-    knit = 0 if honors else max(sum(1 for r in range(first, 9, 3) if counts[r]) for first in range(3))
-    faces = sum(1 for n in counts if n)
-    return _Suit(counts, start, splits, size % 3 == 2, size, knit, faces, sum(n % 2 for n in counts))
+    knit = max(sum(1 for r in range(first, 9, 3) if counts[r]) for first in range(3)) if table is SUITED else 0
+    ways = tuple(tuple(start + r for r in completions(key, table, kind)) for kind in (SETS, PAIRED))
+    return _Suit(table.get(key), groups, size % 3 == 2, size, knit, sum(1 for n in counts if n),
+                 sum(n % 2 for n in counts), ways)
 
 
-def _suits(counts: list[int] | tuple[int, ...]) -> list[_Suit]:
+KEPT_SHAPES = 1 << 13
+"""Per suit, the shapes kept summed up (a few hundred bytes each): a service fed every shape there is keeps these."""
+_SUITS = tuple(
+    lru_cache(maxsize=KEPT_SHAPES)(partial(_suit, start, table)) for start, table in zip(SUIT_STARTS, TABLES)
+)
+
+
+def _suits(counts: bytes) -> list[_Suit]:
     """The counts cut into their four suits, each summed up."""
-    c = tuple(counts)
-    return [_suit(c[:9], 0), _suit(c[9:18], 9), _suit(c[18:27], 18), _suit(c[27:], HONOR_START)]
+    a, b, c, d = suit_keys(counts)
+    return [_SUITS[0](a), _SUITS[1](b), _SUITS[2](c), _SUITS[3](d)]
 
 
 def regular_splits(counts: list[int]) -> list[tuple[Group, ...]]:
     """Every way to read the standing tiles plus the winning tile as sets and exactly one pair."""
-    return _regular_splits(_suits(counts))
+    return _regular_splits(_suits(bytes(counts)))
 
 
 def _regular_splits(suits: list[_Suit]) -> list[tuple[Group, ...]]:
@@ -148,8 +103,14 @@ def _regular_splits(suits: list[_Suit]) -> list[tuple[Group, ...]]:
 
 
 def regular_complete(counts: list[int]) -> bool:
-    suits = _suits(counts)
-    return all(s.splits for s in suits) and sum(s.pair for s in suits) == 1
+    """Whether the counts read as sets and exactly one pair: a look-up per suit."""
+    pairs = 0
+    for key, table in zip(suit_keys(bytes(counts)), TABLES):
+        kind = table.get(key)
+        if kind is None:
+            return False
+        pairs += kind
+    return pairs == PAIRED
 
 
 def special_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
@@ -198,12 +159,13 @@ def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
 
 def all_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Reading]:
     """Every reading of the concealed tiles ``counts`` (the winning tile among them) beside the melds."""
-    suits = _suits(counts)
+    suits = _suits(bytes(counts))
     found = [Reading(REGULAR, (*split, *melds)) for split in _regular_splits(suits)]
     if len(melds) > 1:  # the special forms and the knitted straight leave room for one meld at most
         return found
-    if not melds and (not any(s.odd for s in suits) or sum(s.faces for s in suits) >= 13):  # pairs, or 13 faces
-        found += special_readings(counts, melds)
+    a, b, c, d = suits
+    if not melds and (not (a.odd or b.odd or c.odd or d.odd) or a.faces + b.faces + c.faces + d.faces >= 13):
+        found += special_readings(counts, melds)  # pairs only, or 13 faces
     if _knit_reach(suits) == 9:
         found += knitted_straight_readings(counts, melds)
     return found
@@ -227,28 +189,21 @@ def knitted_straight_readings(counts: list[int], melds: tuple[Group, ...]) -> li
 
 
 def _regular_waits(suits: list[_Suit]) -> set[int]:
-    """Waits for four sets and a pair: the suit that takes the tile must complete, the others be whole."""
-    broken = [g for g, s in enumerate(suits) if not s.splits]
-    if len(broken) > 1:
-        return set()
-    pairs = sum(s.pair for s in suits)
+    """Waits for four sets and a pair: the suit that takes the tile must complete, the others be whole (one
+    suit at most is not)."""
+    kinds = [s.whole for s in suits]
+    if None in kinds:
+        broken = kinds.index(None)
+        kinds[broken] = SETS
+        if None in kinds or sum(kinds) > PAIRED:
+            return set()
+        return set(suits[broken].completions[PAIRED - sum(kinds)])
+    pairs = sum(kinds)
     found: set[int] = set()
-    for g, s in enumerate(suits):
-        if broken and broken[0] != g:
-            continue
-        other_pairs = pairs - s.pair
-        if other_pairs > 1 or (s.size + 1) % 3 != (2 if other_pairs == 0 else 0):
-            continue
-        found.update(_completions(s.counts, s.start))
+    for s, kind in zip(suits, kinds):
+        if pairs - kind <= PAIRED:
+            found.update(s.completions[PAIRED - pairs + kind])
     return found
-
-
-@lru_cache(maxsize=None)
-def _completions(counts: tuple[int, ...], start: int) -> tuple[int, ...]:
-    """The tiles that, added to this suit, leave it readable as sets (plus a pair)."""
-    honors = start == HONOR_START
-    grown = (counts[:r] + (counts[r] + 1,) + counts[r + 1 :] for r in range(len(counts)))
-    return tuple(start + r for r, more in enumerate(grown) if _splits(more, honors))
 
 
 def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits: list[_Suit]) -> set[int]:
@@ -285,7 +240,7 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
             if missing and regular_complete(rest):
                 found.add(missing[0])
             elif not missing:
-                found |= _regular_waits(_suits(rest))
+                found |= _regular_waits(_suits(bytes(rest)))
     return found
 
 
@@ -294,13 +249,13 @@ def waits(standing: list[int] | tuple[int, ...], open_sets: int) -> list[int]:
 
     As in the reference calculator, a face the hand already holds four of still counts as a wait.
     """
-    suits = _suits(standing)
+    suits = _suits(bytes(standing))
     return sorted(_regular_waits(suits) | _special_waits(standing, open_sets, suits))
 
 
 def single_wait(standing: list[int] | tuple[int, ...], open_sets: int) -> bool:
     """Whether exactly one face finishes the standing tiles: ``len(waits(...)) == 1``, given up as soon as two
     regular waits are found."""
-    suits = _suits(standing)
+    suits = _suits(bytes(standing))
     found = _regular_waits(suits)
     return len(found) < 2 and len(found | _special_waits(standing, open_sets, suits)) == 1

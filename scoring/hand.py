@@ -135,7 +135,7 @@ class Hand:
     @property
     def all_tiles(self) -> tuple[Tile, ...]:
         """Every playable tile of the hand, the winning tile included (a kong gives 4)."""
-        return self.concealed + tuple(t for m in self.melds for t in m.tiles) + (self.win_tile,)
+        return self.concealed + tuple([t for m in self.melds for t in m.tiles]) + (self.win_tile,)
 
     def to_json(self) -> dict[str, Any]:
         """The public Hand JSON form (see the README)."""
@@ -259,28 +259,29 @@ def check_tiles(
 ) -> None:
     """Raise a ``HandError`` naming the first way the tiles cannot be held at a table: a flower standing, more
     than four sets, a count (each kong as 3) that is none of ``sizes``, a fifth copy, a bad flower."""
-    bad = [t.code for t in concealed if t.index >= PLAYABLE_COUNT]
-    if bad:
+    if concealed and max(map(_index, concealed)) >= PLAYABLE_COUNT:
+        bad = [t.code for t in concealed if t.index >= PLAYABLE_COUNT]
         raise HandError(f"standing tiles must be playable; remove {', '.join(bad)} (flowers go in flowers)")
     if len(melds) > SETS_PER_HAND:
         raise TileCountError(f"{len(melds)} melds: a hand has at most {SETS_PER_HAND} sets")
-    expected = [size - 3 * len(melds) for size in sizes]
-    if len(concealed) not in expected:
+    if len(concealed) + 3 * len(melds) not in sizes:
+        expected = [size - 3 * len(melds) for size in sizes]
         raise TileCountError(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
     counts = [0] * PLAYABLE_COUNT
-    for t in all_tiles:
-        counts[t.index] += 1
+    for i in map(_index, all_tiles):
+        counts[i] += 1
     if max(counts) > COPIES_PER_FACE:
         face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
         raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
-    if any(not t.is_bonus for t in flowers):
-        raise HandError("flowers must be flower or season tiles 1f-8f")
-    if len(set(flowers)) < len(flowers):
-        face = next(t for t in flowers if flowers.count(t) > 1)
-        raise FifthCopyError(f"flower {face.code} appears {flowers.count(face)} times: there is one of each")
+    if flowers:
+        if any(not t.is_bonus for t in flowers):
+            raise HandError("flowers must be flower or season tiles 1f-8f")
+        if len(set(flowers)) < len(flowers):
+            face = next(t for t in flowers if flowers.count(t) > 1)
+            raise FifthCopyError(f"flower {face.code} appears {flowers.count(face)} times: there is one of each")
     if not len(flowers) <= flower_count <= 8:
         raise HandError(f"flower count {flower_count}: must be 0-8 and at least the flowers listed")
 

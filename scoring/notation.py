@@ -10,12 +10,11 @@ Flower and season faces may be written anywhere (``16f``); they are set aside, n
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import lru_cache
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.held import Held
-from scoring.tiles import BY_CODE, Tile, tile
+from scoring.tiles import BY_CODE, Tile, runs, tile
 
 _TOKEN = re.compile(r"\[(?P<meld>[^\]]*)\]|(?P<run>\d+[mpszf]|[ESWNCFP]+)|(?P<digits>\d+)|(?P<bad>.)")
 _MELD = re.compile(r"^(?P<tiles>\d+[mpsz]|[ESWNCFP]+),?(?P<n>\d)?$")
@@ -72,16 +71,13 @@ def _meld(body: str) -> Meld:
     return Meld(MeldKind.CHOW, tuple(sorted(tiles, key=lambda t: t.index)), claimed=(n or 1) - 1)
 
 
-def _tokens(text: str) -> Iterator[tuple[str, str]]:
-    for found in _TOKEN.finditer(text.replace(" ", "")):
-        kind = found.lastgroup or "bad"
-        if kind == "digits":
-            raise NotationError(
-                f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)"
-            )
-        if kind == "bad":
-            raise NotationError(f"unexpected {found[0]!r} at position {found.start() + 1} of {text!r}")
-        yield kind, found[kind]
+def _bad_part(text: str, found: re.Match[str]) -> NotationError:
+    """The error for a part of ``text`` that is no token: ranks without a suit, or any other character."""
+    if found.lastgroup == "digits":
+        return NotationError(
+            f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)"
+        )
+    return NotationError(f"unexpected {found[0]!r} at position {found.start() + 1} of {text!r}")
 
 
 def _read(text: str) -> tuple[list[Meld], list[Tile], list[Tile]]:
@@ -89,14 +85,16 @@ def _read(text: str) -> tuple[list[Meld], list[Tile], list[Tile]]:
     melds: list[Meld] = []
     standing: list[Tile] = []
     bonus: list[Tile] = []
-    for kind, value in _tokens(text):
-        if kind == "meld":
+    for found in _TOKEN.finditer(text.replace(" ", "")):
+        meld, run, digits, bad = found.groups()
+        if run:
+            (bonus if run[-1] == "f" else standing).extend(_run_tiles(run))
+        elif meld is None:
+            raise _bad_part(text, found)
+        else:
             if standing:
-                raise NotationError(f"meld [{value}] after standing tiles: write the melds first")
-            melds.append(_meld(value))
-            continue
-        tiles = _run_tiles(value)
-        (bonus if tiles[0].is_bonus else standing).extend(tiles)
+                raise NotationError(f"meld [{meld}] after standing tiles: write the melds first")
+            melds.append(_meld(meld))
     return melds, standing, bonus
 
 
@@ -138,20 +136,7 @@ def parse_tiles(text: str) -> tuple[Tile, ...]:
 
 def _runs(tiles: tuple[Tile, ...]) -> str:
     """Write tiles compactly: ranks grouped before their suit letter (flowers' too), honours as letters."""
-    out: list[str] = []
-    suit = ""  # the letter closing the run of ranks being written
-    for t in tiles:
-        code = t.code
-        if len(code) == 2 and code[0].isdigit():  # a rank and its suit: 5p, 3f
-            if code[1] != suit:
-                out.append(suit)
-                suit = code[1]
-            out.append(code[0])
-        else:
-            out.append(suit + code)
-            suit = ""
-    out.append(suit)
-    return "".join(out)
+    return runs([t.code for t in tiles])
 
 
 def _format_meld(m: Meld) -> str:
@@ -171,6 +156,7 @@ def format_hand(hand: Hand) -> str:
     >>> format_hand(parse_hand("[123m1]EEE456p789s1p1p"))
     '[123m,1]1456p789sEEE1p'
     """
-    return "".join(
-        [_runs(hand.flowers)] + [_format_meld(m) for m in hand.melds] + [_runs(hand.concealed), _runs((hand.win_tile,))]
-    )
+    if not hand.melds:  # the flowers and the standing tiles in one run of codes: no suit letter joins the two
+        return runs([t.code for t in hand.flowers + hand.concealed]) + hand.win_tile.code
+    return "".join([_runs(hand.flowers), *[_format_meld(m) for m in hand.melds], _runs(hand.concealed),
+                    hand.win_tile.code])

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from operator import attrgetter
 from typing import Any
 
@@ -62,6 +62,14 @@ class FanScore(KeptJson):
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "en": self.en, "zh": self.zh, "points": self.points, "count": self.count,
                 "evidence": list(self.evidence)}
+
+    @cached_property
+    def json_text(self) -> str:
+        """``dumps(self.to_json())``, written directly rather than by encoding a dict: most hands have a fan on sets
+        not seen before, written once."""
+        evidence = ", ".join([string(e) for e in self.evidence])
+        return (f'{{"id": {self.id}, "en": {string(self.en)}, "zh": {string(self.zh)}, "points": {self.points}, '
+                f'"count": {self.count}, "evidence": [{evidence}]}}')
 
 
 @dataclass(frozen=True)
@@ -182,42 +190,35 @@ def _meld_groups(hand: Hand) -> tuple[Group, ...]:
     return tuple([Group(_SET_OF[m.kind], m.tiles[0].index, m.concealed, i) for i, m in enumerate(hand.melds)])
 
 
+_NO_KONGS: frozenset[int] = frozenset()
+
+
 def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, list[int], tuple[Group, ...]]:
     """The facts every reading shares, the concealed tiles with the winning one by face, the melds as groups."""
     standing = _counts(hand.concealed)
     win = hand.win_tile.index
     hidden = standing.copy()
     hidden[win] += 1
-    counts = hidden.copy()
+    counts = hidden
     melded = 0
-    kongs = []
-    for m in hand.melds:
-        first = m.tiles[0].index
-        if m.kind is MeldKind.CHOW:
-            counts[first] += 1
-            counts[first + 1] += 1
-            counts[first + 2] += 1
-        else:
-            counts[first] += len(m.tiles)
-            if m.kind is MeldKind.KONG:
-                kongs.append(first)
-        melded += not m.concealed
+    kongs = _NO_KONGS
+    if hand.melds:
+        counts = hidden.copy()
+        for m in hand.melds:
+            first = m.tiles[0].index
+            if m.kind is MeldKind.CHOW:
+                counts[first] += 1
+                counts[first + 1] += 1
+                counts[first + 2] += 1
+            else:
+                counts[first] += len(m.tiles)
+                if m.kind is MeldKind.KONG:
+                    kongs = kongs | {first}
+            melded += not m.concealed
     melds = _meld_groups(hand)
-    facts = HandFacts(
-        counts=tuple(counts),
-        win=win,
-        self_drawn=s.self_drawn,
-        seat_wind=s.seat_wind.index,
-        prevalent_wind=s.prevalent_wind.index,
-        last_of_kind=s.last_of_kind or counts[win] - hidden[win] == 3,  # three shown: the win is the last copy
-        kong_replacement=s.kong_replacement,
-        robbing_kong=s.robbing_kong,
-        last_wall_tile=s.last_wall_tile,
-        melded_sets=melded,
-        kong_tiles=frozenset(kongs),
-        standing=tuple(standing),
-        open_sets=len(melds),
-    )
+    last_of_kind = s.last_of_kind or counts[win] - hidden[win] == 3  # three shown: the win is the last copy
+    facts = HandFacts(tuple(counts), win, s.self_drawn, s.seat_wind.index, s.prevalent_wind.index, last_of_kind,
+                      s.kong_replacement, s.robbing_kong, s.last_wall_tile, melded, kongs, tuple(standing), len(melds))
     return facts, hidden, melds
 
 
@@ -263,10 +264,10 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
-    fans = [_fan_score(f, tuple([render(e) for e in ev])) for f, ev in sorted(kept.items())]
+    fans = [_fan_score(f, render(ev)) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
-        fans.append(_fan_score(Fan.FLOWER_TILES, (*(t.code for t in hand.flowers), *unnamed)))
+        fans.append(_fan_score(Fan.FLOWER_TILES, (*[t.code for t in hand.flowers], *unnamed)))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)

@@ -92,7 +92,9 @@ def _capped(m: int, t: int, sets: int) -> tuple[int, int]:
     return m, min(t, sets - m)
 
 
-@lru_cache(maxsize=None)
+# The blocks of the suit shapes last asked about (a few hundred bytes each): bounded, where every shape a service
+# was ever asked about was kept.
+@lru_cache(maxsize=1 << 14)
 def _blocks(suit: tuple[int, ...], honors: bool) -> Blocks:
     """Every (sets, partial sets) one suit's tiles can be cut into, keeping only those no other beats."""
     first = next((i for i, n in enumerate(suit) if n), None)

@@ -7,6 +7,7 @@ the tile's position in ``TILES``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -149,3 +150,16 @@ def tile(code: str) -> Tile:
 def full_set() -> list[Tile]:
     """The 144 physical tiles of an MCR set: 4 of each playable face and one of each flower/season."""
     return [t for t in PLAYABLE for _ in range(COPIES_PER_FACE)] + list(BONUS)
+
+
+_RUN_GOES_ON = re.compile(r"([mpsf])(?=\d\1)")  # a suit letter the next code repeats
+
+
+def runs(codes: list[str]) -> str:
+    """Tile codes written compactly, as hands are written: ranks grouped before their suit letter (``123m``, flowers'
+    too), honours as letters. The codes one after another, less each suit letter the next code repeats: one C pass.
+
+    >>> runs(["1m", "2m", "E", "5p", "5p"])
+    '12mE55p'
+    """
+    return _RUN_GOES_ON.sub("", "".join(codes))

@@ -103,9 +103,12 @@ def run(args: argparse.Namespace) -> int:
 
 def stream(lines: TextIO, out: TextIO) -> int:
     """Answer each JSON line of ``lines`` on ``out``, in order; blank lines are skipped."""
+    import gc
+
     from scoring.json_text import dumps
     from scoring.request import answer_line
 
+    gc.freeze()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -117,8 +117,8 @@ def chow_fans(v: View, found: Found) -> None:
     if len(groups) < 2:
         return
     pair = v.pair.tile if v.pair is not None and len(groups) == 4 else -1
-    for fan, members in _chow_plan(tuple(g.tile for g in groups), pair):
-        add(found, fan, tuple(groups[i] if i < 4 else v.pair for i in members))
+    for fan, members in _chow_plan(tuple([g.tile for g in groups]), pair):
+        add(found, fan, tuple([groups[i] if i < 4 else v.pair for i in members]))
 
 
 # Chows starting at given tiles (and a pair beside four chows) make the same fans in every hand.

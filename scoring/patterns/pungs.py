@@ -43,8 +43,8 @@ def pung_pattern_fans(v: View, found: Found) -> None:
     groups = v.pungs
     if len(groups) < 2:
         return
-    for fan, members in _pung_plan(tuple(g.tile for g in groups)):
-        add(found, fan, tuple(groups[i] for i in members))
+    for fan, members in _pung_plan(tuple([g.tile for g in groups])):
+        add(found, fan, tuple([groups[i] for i in members]))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import and_
+
 from scoring.decompose import (
     FACES,
     HONOR_START,
@@ -67,16 +70,22 @@ def set_trait_fans(v: View, found: Found) -> None:
         return
     if len(v.chows) == 4 and v.pair.tile < HONOR_START:
         add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
-    traits = [(_CHOW_TRAITS if g.kind is SetKind.CHOW else _SET_TRAITS)[g.tile] for g in v.groups]
-    if all(outside for outside, _ in traits):
+    shared = reduce(and_, [(_CHOW_TRAITS if g.kind is SetKind.CHOW else _SET_TRAITS)[g.tile] for g in v.groups])
+    if shared & _OUTSIDE:
         add(found, Fan.OUTSIDE_HAND, v.groups)
-    if all(five for _, five in traits):
+    if shared & _FIVE:
         add(found, Fan.ALL_FIVES, v.groups)
 
 
-def _traits(tiles: tuple[int, ...]) -> tuple[bool, bool]:
-    """Whether a set or pair holds a terminal or honour, and whether it holds a suited five."""
-    return any(map(is_terminal_or_honor, tiles)), any(t < HONOR_START and rank(t) == 4 for t in tiles)
+_OUTSIDE = 1  # a set's traits: it holds a terminal or honour
+_FIVE = 2  # ... it holds a suited five
+
+
+def _traits(tiles: tuple[int, ...]) -> int:
+    """A set's or pair's traits as bits (`_OUTSIDE`, `_FIVE`): those every set shares are then the bits they all
+    have."""
+    return (_OUTSIDE * any(map(is_terminal_or_honor, tiles))
+            | _FIVE * any(t < HONOR_START and rank(t) == 4 for t in tiles))
 
 
 # By a set's lowest tile: a chow starting there (no chow starts at rank 8 or 9), or a pung, kong or pair of it.

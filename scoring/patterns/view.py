@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from scoring.decompose import FACES, HONOR_START, KNITTED_STRAIGHTS, Group, SetKind, single_wait
-from scoring.tiles import PLAYABLE
+from scoring.tiles import PLAYABLE, runs
 
 Evidence = str | tuple[Group, ...]
 Found = dict[int, list[Evidence]]
@@ -43,22 +43,16 @@ def tiles_label(tiles: tuple[int, ...] | list[int]) -> str:
 
 @lru_cache(maxsize=4096)
 def _tiles_label(tiles: tuple[int, ...]) -> str:
-    out = ""
-    for t in tiles:
-        code = PLAYABLE[t].code
-        if t < HONOR_START and out and out[-1] == code[-1]:
-            out = out[:-1] + code
-        else:
-            out += code
-    return out
+    return runs([PLAYABLE[t].code for t in tiles])
 
 
 def add(found: Found, fan_id: int, evidence: Evidence) -> None:
     found.setdefault(fan_id, []).append(evidence)
 
 
-def render(evidence: Evidence) -> str:
-    return evidence if isinstance(evidence, str) else " ".join([_LABELS[g.kind][g.tile] for g in evidence])
+def render(found: list[Evidence]) -> tuple[str, ...]:
+    """A fan's evidence as written: its texts as they are, its groups as a player writes them."""
+    return tuple([e if e.__class__ is str else " ".join([_LABELS[g.kind][g.tile] for g in e]) for e in found])
 
 
 class HandFacts(NamedTuple):
