@@ -183,7 +183,9 @@ class Reader(MeldReader):
         if not np.isnan(turned).any():
             value -= 3.0 * float(np.clip(turned - SIDEWAYS, 0, None).sum())
         value -= APART_STANDING * float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
-        order = np.array([self.faces[i].index for i in head[:-1]])
+        # the order of the standing tiles between the row's two end tiles: the winning tile not set apart ends the
+        # row unsorted, and read from the other end it begins it, which would blunt a clear order either way
+        order = np.array([self.faces[i].index for i in head[1:-1]])
         if len(order) > 1:
             steps = np.diff(order)  # sorted from the left: a cue only when clearly so
             moves = max(int((steps != 0).sum()), 1)

@@ -266,3 +266,11 @@ def test_a_row_of_melds_a_third_of_a_tile_apart_beside_the_flowers_and_the_pair_
         melds += [replace(p, x=p.x + x) for p in lay(part)]
     behind = [replace(p, x=p.x + 1.0, y=p.y + 1.8 * ASPECT) for p in lay("6f 7f 8f | P P")]
     assert _read([*melds, *behind], angle) == "678f[9999s,6][567p,1][999p,1][3333p,1]PP"
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180])
+def test_sorted_standing_tiles_tell_the_left_end_where_the_flowers_lie_at_the_right(angle: float) -> None:
+    """The winning tile, not set apart, ends the sorted row unsorted (2s after 9s): read from the other end it
+    would begin the row and blunt its order, and the flowers at the right end would turn the hand round."""
+    reading = read_hand(shoot(lay("2p 3p 4p 9p 9p 9p 2s 6s 7s 7s 8s 8s 9s 2s 4f 7f 8f"), angle))
+    assert reading.hand is not None and format_hand(reading.hand) == "478f234999p2677889s2s"
