@@ -6,7 +6,9 @@ settles it: a blank face has the colour of the set's faces, a back the colour of
 colour is the median over the tiles read surely as faces; a tile read as either that lies close to it is a
 white dragon, one far from it is face down. Where a set's backs have its faces' colour (white backs), the
 colour cannot tell: such a set's face-down tiles are read as white dragons (sets with ivory or white backs
-are rare; `LIGHT_FACES`).
+are rare; `LIGHT_FACES`). Where tiles read face down are far from the faces' colour, they give the backs' colour
+too: a tile read face down that is much nearer the faces' colour than the backs' is a white dragon though the
+lighting (a face in the shade, a tile seen at a slant) took it past `NEAR`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ NEAR = 22.0  # Lab distance under which a tile has the faces' colour (lighting v
 FAR = 40.0  # ... over which it has another (a back's colour differs from ivory by 50 and more)
 LIGHT_FACES = 150.0  # Lab lightness (0-255) of the faces over which they are ivory or white: a set's backs are coloured
 MIN_FACES = 3  # surely read faces needed to know the faces' colour
+NEARER = 3.0  # times nearer the faces' colour than the backs' a tile read face down is a white dragon at any distance
 
 
 def middle_colours(image: np.ndarray, xyxy: np.ndarray) -> np.ndarray:
@@ -56,7 +59,13 @@ def settle_blanks(image: np.ndarray, detections: TileDetections) -> TileDetectio
     face_colour = np.nanmedian(colours[len(asked):], axis=0)
     distance = np.linalg.norm(colours[:len(asked)] - face_colour, axis=1)
     light = bool(face_colour[0] >= LIGHT_FACES)  # else the faces' colour is not known to differ from a back's
-    near_backs = asked[(faces[asked] == BACK.index) & (distance < NEAR)] if light else asked[:0]
+    backs = faces[asked] == BACK.index
+    near = distance < NEAR
+    far_backs = backs & (distance > FAR)
+    if far_backs.any():  # the backs' colour is known, and known to differ from the faces'
+        back_colour = np.nanmedian(colours[:len(asked)][far_backs], axis=0)
+        near |= NEARER * distance < np.linalg.norm(colours[:len(asked)] - back_colour, axis=1)
+    near_backs = asked[backs & near] if light else asked[:0]
     far_dragons = asked[(faces[asked] == WHITE_DRAGON.index) & (distance > FAR)]
     if not len(near_backs) and not len(far_dragons):
         return detections

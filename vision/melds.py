@@ -210,6 +210,26 @@ class MeldReader:
         return max(ends, key=lambda e: e[1][0])[1]
 
 
+def in_concealed_kongs(detections: TileDetections, rows: list[Row]) -> set[int]:
+    """The face-down tiles that make a concealed kong with two face-up tiles of one face in their row: the two
+    middles of ``X back back X`` or the two ends of ``back X X back``, the four touching (`APART`). A back a reading
+    found faintly (one turn of the photo alone) is a tile there, where a tile's side or a patch of felt that looks
+    like one lies at a row's end or off it."""
+    faces = detections.tiles
+    found: set[int] = set()
+    for row in rows:
+        for k in range(len(row.tiles) - 3):
+            four = [faces[i] for i in row.tiles[k:k + 4]]
+            if (row.gaps[k:k + 3] > APART).any():
+                continue
+            up = [f for f in four if f is not BACK]
+            if len(up) != 2 or up[0] != up[1]:
+                continue
+            if four[0] is not BACK and four[3] is not BACK or four[1] is not BACK and four[2] is not BACK:
+                found.update(i for i, f in zip(row.tiles[k:k + 4], four, strict=True) if f is BACK)
+    return found
+
+
 def _turned_pair(evidence: np.ndarray) -> int | None:
     """The first of two neighbours of a kong that lie sideways where the other two stand (an added kong laid
     beside its turned tile), told by the two standing out from the others by `BESIDE_MARGIN`: in a short row the

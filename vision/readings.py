@@ -34,6 +34,9 @@ TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as
 SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
 APART_STANDING = 3.0  # plausibility given up per tile width of gap between standing tiles (over loose boxes' 0.3):
 # standing tiles touch, a gap among them is likelier a meld's edge
+LEFT_OUT = 0.1  # plausibility given up per tile read surely (`STRAY`) in a row beside the hand's (`FLOWER_ROWS`)
+# that a reading leaves out: a player's tiles lie together, and a row of them left out (a row of melds, the
+# flowers' row with the pair) is likelier the hand's than the table's
 HAND_TILES = 14
 
 
@@ -132,6 +135,7 @@ class Reader(MeldReader):
                 and max(self.det.confidence[i] for i in r.tiles) >= STRAY  # nor tiles of a heap misread
                 and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
+        beside = self._left_out(main, side, near, flip)
         n = len(rest.tiles)
         for k in range(MAX_SETS - len(side_melds) + 1):
             expected = HAND_TILES - 3 * (k + len(side_melds))
@@ -159,7 +163,17 @@ class Reader(MeldReader):
                     total += self._head_value(standing, head_len)
                     total -= SLIVER_COST * sum(i in self.slivers for i in (*head, *(t for m in melds for t in m.group.tiles)))
                     win_apart = head_len >= 2 and float(standing.gaps[head_len - 2]) > APART
+                    total -= LEFT_OUT * len(beside.difference(*(m.group.tiles for m in (*melds, *side_melds))))
                     yield Candidate(total, flowers, head, consistent((*melds, *side_melds)), win_apart, flip)
+
+    def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:
+        """Tiles read surely (face up, `STRAY` or more) in rows beside ``main`` (read ``flip``-ped, as it is)
+        that a reading of ``main``, ``side`` and the flower rows ``near`` leaves out (a tile stacked on a meld's
+        may be among them: the reading's melds tell)."""
+        used = {*main.tiles, *(side.tiles if side else ()), *(i for r in near for i in r.tiles)}
+        return {i for r in self.rows if not used & set(r.tiles) and _adjacent(main, r.reversed() if flip else r,
+                                                                              FLOWER_ROWS)
+                for i in r.tiles if self.faces[i] is not BACK and self.det.confidence[i] >= STRAY}
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
@@ -169,7 +183,9 @@ class Reader(MeldReader):
         if not np.isnan(turned).any():
             value -= 3.0 * float(np.clip(turned - SIDEWAYS, 0, None).sum())
         value -= APART_STANDING * float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
-        order = np.array([self.faces[i].index for i in head[:-1]])
+        # the order of the standing tiles between the row's two end tiles: the winning tile not set apart ends the
+        # row unsorted, and read from the other end it begins it, which would blunt a clear order either way
+        order = np.array([self.faces[i].index for i in head[1:-1]])
         if len(order) > 1:
             steps = np.diff(order)  # sorted from the left: a cue only when clearly so
             moves = max(int((steps != 0).sum()), 1)

@@ -24,7 +24,9 @@ from vision.detector import Detector
 from vision.geometry import tile_size
 from vision.imagefile import Photo
 from vision.layout import CLOSE, Doubt, LayoutReading, Overrides, TileGroup, read_hand
+from vision.melds import in_concealed_kongs
 from vision.overlaps import merge_row_doubles, vote
+from vision.rows import find_rows
 from vision.tilefaces import FaceMemory
 from vision.views import read_turned, turns_read
 
@@ -145,8 +147,13 @@ def _without_faint_backs(detections: TileDetections) -> TileDetections:
     """The vote's tiles without face-down ones it scored under ``BACK_FLOOR``: a tile's side, the rack,
     the edge of the wall or a patch of felt beside a meld reads as a face-down tile to a turn of the
     photo easily, and such a box beside the hand's row breaks its reading. A face-down tile the photo
-    shows is seen by most turns: 0.3 (a mean over the four) takes two turns at 0.6 or three at 0.4."""
-    return detections[(detections.class_id != BACK.index) | (detections.confidence >= BACK_FLOOR)]
+    shows is seen by most turns: 0.3 (a mean over the four) takes two turns at 0.6 or three at 0.4. A faint one
+    that makes a concealed kong with two face-up tiles (`vision.melds.in_concealed_kongs`) stays: the turns that
+    miss a kong's face-down tiles against a table of their colour leave a face-up pair that no meld can be."""
+    faint = (detections.class_id == BACK.index) & (detections.confidence < BACK_FLOOR)
+    if faint.any():
+        faint[list(in_concealed_kongs(detections, find_rows(detections)))] = False
+    return detections[~faint]
 
 
 def _sure(reading: LayoutReading) -> bool:

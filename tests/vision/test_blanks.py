@@ -48,3 +48,12 @@ def test_a_white_dragon_with_another_colour_is_offered_as_face_down() -> None:
 def test_without_enough_faces_read_surely_nothing_changes() -> None:
     image, boxes = _photo([IVORY, IVORY], drawn=1)
     assert _read(image, boxes, ["1m", "back"]) == ["1m", "back"]
+
+
+def test_a_blank_in_the_shade_is_a_white_dragon_where_the_backs_colour_is_known() -> None:
+    shaded = (185, 205, 210)  # an ivory face darker than `NEAR` allows, the green backs far darker and coloured
+    image, boxes = _photo([IVORY] * 4 + [shaded, GREEN, GREEN], drawn=4)
+    codes = ["1m", "2m", "3m", "4m", "back", "back", "back"]
+    assert _read(image, boxes, codes) == ["1m", "2m", "3m", "4m", "P", "back", "back"]
+    image, boxes = _photo([IVORY] * 4 + [shaded], drawn=4)  # no back to tell the backs' colour: nothing changes
+    assert _read(image, boxes, codes[:5])[-1] == BACK.code

@@ -254,3 +254,23 @@ def test_an_added_kong_beside_its_turned_tile_alone_in_its_row_is_an_added_kong(
     assert reading.hand is not None
     (kong,) = reading.hand.melds
     assert kong.kind is MeldKind.KONG and kong.added and not kong.concealed and kong.source == 2
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180])
+def test_a_row_of_melds_a_third_of_a_tile_apart_beside_the_flowers_and_the_pair_is_the_melds(angle: float) -> None:
+    """Four melds in front of the flowers and the pair, nothing turned but the added kong's: read as fourteen
+    standing tiles, the melds' row would leave the flowers' row with the pair out of the hand."""
+    melds: list[Placed] = []
+    for part in "9s 9s~ 9s~ 9s | 5p 6p 7p | 9p 9p 9p | 3p 3p 3p 3p".split(" | "):
+        x = melds[-1].x + (ASPECT if melds[-1].sideways else 1.0) + 0.35 if melds else 0.0  # a third of a tile apart
+        melds += [replace(p, x=p.x + x) for p in lay(part)]
+    behind = [replace(p, x=p.x + 1.0, y=p.y + 1.8 * ASPECT) for p in lay("6f 7f 8f | P P")]
+    assert _read([*melds, *behind], angle) == "678f[9999s,6][567p,1][999p,1][3333p,1]PP"
+
+
+@pytest.mark.parametrize("angle", [0, 90, 180])
+def test_sorted_standing_tiles_tell_the_left_end_where_the_flowers_lie_at_the_right(angle: float) -> None:
+    """The winning tile, not set apart, ends the sorted row unsorted (2s after 9s): read from the other end it
+    would begin the row and blunt its order, and the flowers at the right end would turn the hand round."""
+    reading = read_hand(shoot(lay("2p 3p 4p 9p 9p 9p 2s 6s 7s 7s 8s 8s 9s 2s 4f 7f 8f"), angle))
+    assert reading.hand is not None and format_hand(reading.hand) == "478f234999p2677889s2s"

@@ -9,7 +9,7 @@ import pytest
 
 from models.measure.layout_scenes import SIZE
 from scoring import Situation, format_hand
-from scoring.tiles import TILES, tile
+from scoring.tiles import BACK, TILES, tile
 from tests.conftest import StandIn
 from tests.vision.conftest import SHORT_HAND as HAND
 from tests.vision.conftest import Read, lay, shoot
@@ -17,7 +17,7 @@ from vision.detections import TileDetections
 from vision.geometry import turned, unturn_boxes
 from vision.layout import CLOSE, read_hand
 from vision.overlaps import MIN_VOTE, vote
-from vision.scan import SCAN_CONF, SURE_CONF, scan, scan_detections
+from vision.scan import BACK_FLOOR, SCAN_CONF, SURE_CONF, _without_faint_backs, scan, scan_detections
 from vision.tilefaces import FaceMemory, read_faces
 from vision.views import OTHER_TURNS, read_all_sides
 
@@ -284,3 +284,16 @@ def test_scan_reads_tiles_fainter_than_the_detectors_threshold() -> None:
     fainter.conf = 0.05
     scan(photo, fainter, Situation())  # type: ignore[arg-type]
     assert fainter.conf == 0.05  # a detector already held to less keeps its own threshold
+
+
+@pytest.mark.parametrize("kong", ["6p back back 6p", "back 6p 6p back"])
+def test_faint_face_down_tiles_of_a_concealed_kong_stay(kong: str) -> None:
+    """Against a table of their colour a kong's face-down tiles are found by one turn alone: faint in the vote,
+    they stay where they make a concealed kong with its two face-up tiles; a faint one ending a meld goes."""
+    found = shoot(lay(f"1m 2m 3m 4m 5m 6m 9p | 9p | {kong} | 5s 5s 5s back"), 0, scale=60)
+    backs = found.class_id == BACK.index
+    faint = TileDetections(found.xyxy, np.where(backs, BACK_FLOOR / 2, 0.9).astype(np.float32), found.class_id)
+    kept = _without_faint_backs(faint)
+    assert int((kept.class_id == BACK.index).sum()) == 2
+    reading = read_hand(kept)
+    assert reading.hand is not None and format_hand(reading.hand) == "[6666p][555s,1]123456m9p9p"
