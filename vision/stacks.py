@@ -48,7 +48,6 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
     along, across, posed = extents(wh, angle)
     if not posed:  # near 45° a box tells no depth from length
         return []
-    normal = np.array([-np.sin(angle), np.cos(angle)])
     cut: dict[int, tuple[float, float]] = {}  # a box cut -> a turned tile's depth across its row, its row's line
     known = None  # (median size, upright width, upright depth) of the longest row that tells them
     for row in sorted(rows, key=lambda r: -len(r.tiles)):
