@@ -34,6 +34,7 @@ TRIMMED = 0.5  # plausibility given up per face-down tile at a row's end read as
 SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
 APART_STANDING = 3.0  # plausibility given up per tile width of gap between standing tiles (over loose boxes' 0.3):
 # standing tiles touch, a gap among them is likelier a meld's edge
+ORDER_BETWEEN_ENDS = 8  # standing tiles (the winning one with them) from which the order is judged between the ends
 LEFT_OUT = 0.1  # plausibility given up per tile read surely (`STRAY`) in a row beside the hand's (`FLOWER_ROWS`)
 # that a reading leaves out: a player's tiles lie together, and a row of them left out (a row of melds, the
 # flowers' row with the pair) is likelier the hand's than the table's
@@ -183,9 +184,11 @@ class Reader(MeldReader):
         if not np.isnan(turned).any():
             value -= 3.0 * float(np.clip(turned - SIDEWAYS, 0, None).sum())
         value -= APART_STANDING * float(np.clip(row.gaps[:head_len - 2] - 0.3, 0, None).sum())
-        # the order of the standing tiles between the row's two end tiles: the winning tile not set apart ends the
-        # row unsorted, and read from the other end it begins it, which would blunt a clear order either way
-        order = np.array([self.faces[i].index for i in head[1:-1]])
+        # the order of the standing tiles between the row's two end tiles where enough are left to tell one
+        # (`ORDER_BETWEEN_ENDS`): the winning tile not set apart ends the row unsorted, and read from the other end it
+        # begins it, which would blunt a clear order either way
+        inner = head[1:-1] if head_len >= ORDER_BETWEEN_ENDS else head[:-1]
+        order = np.array([self.faces[i].index for i in inner])
         if len(order) > 1:
             steps = np.diff(order)  # sorted from the left: a cue only when clearly so
             moves = max(int((steps != 0).sum()), 1)

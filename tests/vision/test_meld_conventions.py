@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from datasets.layouts import Placed
+from models.measure.layout_scenes import judge, layout_scene
 from scoring import MeldKind, format_hand
 from tests.vision.conftest import ASPECT, lay, shoot
 from vision.detections import TileDetections
@@ -274,3 +275,12 @@ def test_sorted_standing_tiles_tell_the_left_end_where_the_flowers_lie_at_the_ri
     would begin the row and blunt its order, and the flowers at the right end would turn the hand round."""
     reading = read_hand(shoot(lay("2p 3p 4p 9p 9p 9p 2s 6s 7s 7s 8s 8s 9s 2s 4f 7f 8f"), angle))
     assert reading.hand is not None and format_hand(reading.hand) == "478f234999p2677889s2s"
+
+
+@pytest.mark.parametrize("index", [28, 628])
+def test_a_short_sorted_row_beside_its_melds_keeps_its_left_end(index: int) -> None:
+    """Four or five standing tiles beside three melds, sorted, the winning tile not set apart: between the row's
+    end tiles too few are left to tell an order, so the order is judged on all but the last (generated scenes of
+    `models.measure.layout_scenes`, seed 1, which the order between the ends read backwards)."""
+    scene = layout_scene(1, index)
+    assert judge(scene, read_hand(scene.detections)) == (True, True)
