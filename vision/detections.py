@@ -95,6 +95,14 @@ class TileDetections:
             np.where(swap, self.runner_up, self.class_id), np.where(swap, self.class_id, self.runner_up),
             np.where(swap, self.confidence, self.runner_up_confidence))
 
+    def with_guesses(self, guesses: dict[int, int]) -> TileDetections:
+        """The tiles with each row of ``guesses`` given that face (a tile index) as its runner-up, scored 0: a face
+        no reader scored but the hand's rules name (a flower not yet seen), for the layout to try as the others."""
+        runner_up, runner_up_confidence = self.runner_up.copy(), self.runner_up_confidence.copy()
+        for row, face in guesses.items():
+            runner_up[row], runner_up_confidence[row] = face, 0.0
+        return replace(self, runner_up=runner_up, runner_up_confidence=runner_up_confidence)
+
     @property
     def tiles(self) -> tuple[Tile, ...]:
         """The face of each row, from the one tile vocabulary."""

@@ -15,6 +15,13 @@ def box_area(xyxy: np.ndarray) -> np.ndarray:
     return (xyxy[:, 2] - xyxy[:, 0]) * (xyxy[:, 3] - xyxy[:, 1])
 
 
+def centres_and_sizes(xyxy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each xyxy box's centre and its width and height (at least a pixel, so ratios of them stay finite), in
+    float64: what the rows, the melds and the stacked pairs measure tiles by."""
+    boxes = xyxy.astype(np.float64)
+    return (boxes[:, :2] + boxes[:, 2:]) / 2, np.maximum(boxes[:, 2:] - boxes[:, :2], 1.0)
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """IoU matrix (len(a) × len(b)) of xyxy boxes. Widths and heights as separate matrices: a product over an
     axis of two made NMS's overlaps 2-3x slower."""

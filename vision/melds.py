@@ -18,6 +18,7 @@ import numpy as np
 from scoring import Meld, MeldKind
 from scoring.tiles import BACK, Tile
 from vision.detections import TileDetections
+from vision.geometry import centres_and_sizes
 from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 
 SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
@@ -68,9 +69,8 @@ class MeldReader:
         sideways tile of each stretch of a row, the slivers) this one shares instead of working it out again."""
         self.det = detections
         self.faces = detections.tiles
-        xyxy = detections.xyxy.astype(np.float64)
-        self.centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-        self.size = np.sqrt(np.prod(np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0), axis=1))
+        self.centres, wh = centres_and_sizes(detections.xyxy)
+        self.size = np.sqrt(wh.prod(axis=1))
         if same_boxes is None:
             self.rows = find_rows(detections)
             self.slivers = {i for row in self.rows if len(row.tiles) >= 3 for i in row.tiles

@@ -59,23 +59,20 @@ def unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[
     copy is surely another flower, and which unseen one it is changes no score (each counts one point);
     the rows given such a runner-up are returned too."""
     faces = [detections.tiles[i] for i in flowers]
-    guessed: set[int] = set()
-    runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
+    guesses: dict[int, int] = {}
+    runner_up = detections.runner_up
     for face in {f for f in faces if faces.count(f) > 1}:
         copies = sorted((i for i in flowers if detections.tiles[i] == face), key=lambda i: -float(detections.confidence[i]))
         for i in copies[1:]:
             second = TILES[runner_up[i]] if runner_up[i] >= 0 else None
             if second is not None and second.is_bonus and second not in faces:
                 continue  # its runner-up is a flower the reading lacks: tried as it is
-            unseen = [t for t in TILES if t.kind == face.kind and t not in faces
-                      and t.index not in runner_up[list(guessed)].tolist()]
+            unseen = [t for t in TILES if t.kind == face.kind and t not in faces and t.index not in guesses.values()]
             if unseen:
-                runner_up[i], runner_up_confidence[i] = unseen[0].index, 0.0
-                guessed.add(i)
-    if not guessed:
-        return detections, guessed
-    return TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
-                          runner_up_confidence), guessed
+                guesses[i] = unseen[0].index
+    if not guesses:
+        return detections, set()
+    return detections.with_guesses(guesses), set(guesses)
 
 
 def among_flowers(reader: Reader) -> list[int]:
@@ -136,13 +133,9 @@ def _as_flowers(detections: TileDetections, tiles: Sequence[int],
                 seen: Sequence[Tile]) -> tuple[TileDetections, list[int]]:
     """The detections with each of ``tiles`` given a flower none of ``seen`` is as its runner-up, scored 0
     (which flower changes no score: each counts one point), while there are such flowers; and the tiles given one."""
-    runner_up, runner_up_confidence = detections.runner_up.copy(), detections.runner_up_confidence.copy()
     unseen = [t for t in TILES if t.is_bonus and t not in seen]
     given = list(tiles[:len(unseen)])
-    for i, flower in zip(given, unseen):
-        runner_up[i], runner_up_confidence[i] = flower.index, 0.0
-    return TileDetections(detections.xyxy, detections.confidence, detections.class_id, runner_up,
-                          runner_up_confidence), given
+    return detections.with_guesses({i: flower.index for i, flower in zip(given, unseen, strict=False)}), given
 
 
 def best_reading(detections: TileDetections) -> Mended:

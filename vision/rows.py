@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.detections import TileDetections
+from vision.geometry import centres_and_sizes
 
 NEIGHBOURS = 2  # nearest neighbours per tile voting for the row direction
 ANGLE_TOLERANCE = np.deg2rad(12.0)
@@ -160,9 +161,7 @@ def find_rows(detections: TileDetections) -> list[Row]:
     direction; longest first."""
     if len(detections) == 0:
         return []
-    xyxy = detections.xyxy.astype(np.float64)
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
+    centres, wh = centres_and_sizes(detections.xyxy)
     angle = row_direction(centres)
     direction = np.array([np.cos(angle), np.sin(angle)])
     normal = np.array([-direction[1], direction[0]])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import TileDetections
-from vision.geometry import box_iou
+from vision.geometry import box_iou, centres_and_sizes
 from vision.overlaps import SAME_TILE
 from vision.rows import SIDEWAYS_ASPECT, Row, extents, row_direction
 
@@ -40,9 +40,7 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
     often draws a box on one of the two beside the pair's: such a box, one tile with a half
     (`vision.overlaps.SAME_TILE`), is dropped. ``rows``: the detections' rows (`vision.rows.find_rows`), as the
     layout has already found them."""
-    xyxy = detections.xyxy.astype(np.float64)
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
-    wh = np.maximum(xyxy[:, 2:] - xyxy[:, :2], 1.0)
+    centres, wh = centres_and_sizes(detections.xyxy)
     size = np.sqrt(wh.prod(axis=1))
     angle = row_direction(centres)
     along, across, posed = extents(wh, angle)
@@ -71,17 +69,15 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
                    if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
                    and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
-    return [_cut(detections, {i: cut[i] for i in chosen}, angle, along, across) for chosen in choices if chosen]
+    return [_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across) for chosen in choices if chosen]
 
 
-def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle: float, along: np.ndarray,
-         across: np.ndarray) -> Split:
+def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle: float, centres: np.ndarray,
+         along: np.ndarray, across: np.ndarray) -> Split:
     """The detections with the boxes of ``cut`` (each with the turned tile's depth and its row's line) cut in two,
     the turned tile on the row's line, the added one beside it across the row; the boxes doubling a half dropped."""
-    xyxy = detections.xyxy.astype(np.float64)
-    centres = (xyxy[:, :2] + xyxy[:, 2:]) / 2
     normal = np.array([-np.sin(angle), np.cos(angle)])
-    boxes = xyxy.copy()
+    boxes = detections.xyxy.astype(np.float64)
     added = []
     c, s = abs(np.cos(angle)), abs(np.sin(angle))
     for i, (depth, line) in cut.items():
