@@ -14,7 +14,19 @@ from functools import lru_cache, partial
 from itertools import permutations, product
 from typing import NamedTuple
 
-from scoring.suits import PAIRED, SETS, SUITED, SUIT_STARTS, TABLES, SetKind, completions, splits, suit_keys
+from scoring.suits import (
+    KNITTED,
+    PAIR,
+    PAIRED,
+    SETS,
+    SUIT_STARTS,
+    SUITED,
+    TABLES,
+    SetKind,
+    completions,
+    splits,
+    suit_keys,
+)
 
 FACES = 34
 HONOR_START = 27
@@ -67,12 +79,17 @@ class _Suit(NamedTuple):
 
 def _suit(start: int, table: dict[int, int], key: int) -> _Suit:
     counts = key.to_bytes(9, "little")
-    groups = tuple(tuple(Group(SetKind(k), start + r, True) for k, r in split) for split in splits(key, table))
+    groups = tuple([tuple([_STANDING[k][start + r] for k, r in split]) for split in splits(key, table)])
     size = sum(counts)
-    knit = max(sum(1 for r in range(first, 9, 3) if counts[r]) for first in range(3)) if table is SUITED else 0
-    ways = tuple(tuple(start + r for r in completions(key, table, kind)) for kind in (SETS, PAIRED))
-    return _Suit(table.get(key), groups, size % 3 == 2, size, knit, sum(1 for n in counts if n),
-                 sum(n % 2 for n in counts), ways)
+    knit = 3 - min(counts[0::3].count(0), counts[1::3].count(0), counts[2::3].count(0)) if table is SUITED else 0
+    ways = tuple([tuple([start + r for r in completions(key, table, kind)]) for kind in (SETS, PAIRED)])
+    return _Suit(table.get(key), groups, size % 3 == 2, size, knit, 9 - counts.count(0),
+                 sum(counts.translate(_ODD)), ways)
+
+
+_STANDING = tuple(tuple(Group(kind, t, True) for t in range(FACES)) for kind in SetKind)
+"""Every concealed group of the standing tiles, by kind and lowest tile: the suits' readings share them."""
+_ODD = bytes(n % 2 for n in range(256))  # bytes.translate: a face's count to 1 when it is odd
 
 
 KEPT_SHAPES = 1 << 13
@@ -120,7 +137,7 @@ def special_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Readin
     found: list[Reading] = []
     present = {i for i, c in enumerate(counts) if c}
     if not any(c % 2 for c in counts):
-        pairs = tuple(Group(SetKind.PAIR, i, True) for i, c in enumerate(counts) for _ in range(c // 2))
+        pairs = tuple(Group(PAIR, i, True) for i, c in enumerate(counts) for _ in range(c // 2))
         found.append(Reading(SEVEN_PAIRS, pairs))
     if present == _ORPHANS:
         found.append(Reading(THIRTEEN_ORPHANS, ()))
@@ -180,7 +197,7 @@ def knitted_straight_readings(counts: list[int], melds: tuple[Group, ...]) -> li
         rest = list(counts)
         for i in ks:
             rest[i] -= 1
-        core = Group(SetKind.KNITTED, KNITTED_STRAIGHTS.index(ks), True)
+        core = Group(KNITTED, KNITTED_STRAIGHTS.index(ks), True)
         if melds:
             found += [Reading(KNITTED_STRAIGHT, (core, *melds, *split)) for split in regular_splits(rest)]
         else:

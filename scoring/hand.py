@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from scoring.json_text import KeptJson
-from scoring.tiles import COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
+from scoring.tiles import BONUS, COPIES_PER_FACE, PLAYABLE_COUNT, Tile, tile
 
 
 class HandError(ValueError):
@@ -181,6 +181,7 @@ def read_hand_json(
 
 
 _index = attrgetter("index")
+_BONUS_FACES = frozenset(map(_index, BONUS))
 
 
 def settle(held: Any) -> None:
@@ -277,9 +278,9 @@ def check_tiles(
         face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
         raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if flowers:
-        if any(not t.is_bonus for t in flowers):
+        if not _BONUS_FACES.issuperset(map(_index, flowers)):
             raise HandError("flowers must be flower or season tiles 1f-8f")
-        if len(set(flowers)) < len(flowers):
+        if len(set(map(_index, flowers))) < len(flowers):
             face = next(t for t in flowers if flowers.count(t) > 1)
             raise FifthCopyError(f"flower {face.code} appears {flowers.count(face)} times: there is one of each")
     if not len(flowers) <= flower_count <= 8:
@@ -316,7 +317,7 @@ class Situation(KeptJson):
     def from_json(cls, data: dict[str, Any]) -> Situation:
         """Read the situation fields of a score request (see the README); others are ignored here."""
         values = tuple([data.get(name, default) for name, default in _REQUEST_FIELDS])
-        if all(type(v) in _WORDS for v in values):  # hashable, and no two such values of other types are equal
+        if _WORDS.issuperset(map(type, values)):  # hashable, and no two such values of other types are equal
             return _situation(*values)
         return _situation.__wrapped__(*values)
 
@@ -360,7 +361,7 @@ class Situation(KeptJson):
 _CONDITIONS = ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
 _REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
                    ("seat_wind", None), ("prevalent_wind", None), ("discarder", None))
-_WORDS = (str, bool, type(None))
+_WORDS = frozenset((str, bool, type(None)))
 
 
 # Requests name a few thousand situations at most: each is read and checked once. Only a valid one is kept (a

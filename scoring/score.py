@@ -22,10 +22,10 @@ from typing import Any
 
 from scoring.decompose import (
     FACES,
+    KNITTED_STRAIGHTS,
     SEVEN_PAIRS,
     Group,
     Reading,
-    SetKind,
     all_readings,
     waits,
 )
@@ -33,7 +33,8 @@ from scoring.fans import FAN_BY_ID, MIN_POINTS, POINTS, Fan, apply_exclusions
 from scoring.hand import WINDS, Hand, HandError, Meld, MeldKind, Situation
 from scoring.json_text import BOOLEANS, KeptJson, string
 from scoring.patterns import Found, HandFacts, View, hand_fans, reading_fans
-from scoring.patterns.view import label, render, tiles_label
+from scoring.patterns.view import Evidence, label, render, tiles_label
+from scoring.suits import CHOW, KNITTED, KONG, PAIR, PUNG, SetKind
 from scoring.tiles import COPIES_PER_FACE, PLAYABLE, Tile
 
 # (points, chows, pair tile), form, groups as they score, fans kept
@@ -84,6 +85,9 @@ class ReadingSet(KeptJson):
         return {"kind": self.kind, "tiles": self.tiles, "concealed": self.concealed}
 
 
+_JSON_TEXT = attrgetter("json_text")
+
+
 @dataclass(frozen=True)
 class ScoreResult:
     fans: tuple[FanScore, ...]  # flowers included, as fan 81
@@ -113,10 +117,10 @@ class ScoreResult:
     def json_members(self) -> str:
         """The members of ``to_json()`` as `json_text.dumps` writes them, without the braces, put together from
         the fans' and sets' kept text."""
-        reading = (f'{{"form": {string(self.form)}, "sets": [{", ".join([s.json_text for s in self.reading])}]}}'
+        reading = (f'{{"form": {string(self.form)}, "sets": [{", ".join(map(_JSON_TEXT, self.reading))}]}}'
                    if self.form else "null")
         payouts = ", ".join([f'"{seat}": {amount}' for seat, amount in self.payouts.items()])  # seats: E S W N
-        return (f'"fans": [{", ".join([f.json_text for f in self.fans])}], "fan_points": {self.fan_points}, '
+        return (f'"fans": [{", ".join(map(_JSON_TEXT, self.fans))}], "fan_points": {self.fan_points}, '
                 f'"total": {self.total}, "is_win": {BOOLEANS[self.is_win]}, '
                 f'"error": {string(self.error.value) if self.error else "null"}, "payouts": {{{payouts}}}, '
                 f'"reading": {reading}')
@@ -142,9 +146,7 @@ def score_reading(hand: Hand, situation: Situation | None = None) -> tuple[Score
     best: _Best | None = None
     for reading in all_readings(hidden, melds):
         view = _view(facts, reading)
-        found = dict(shared)
-        found.update(reading_fans(view))
-        kept = apply_exclusions(found) or {Fan.CHICKEN_HAND: ["no other fan"]}
+        kept = apply_exclusions({**shared, **reading_fans(view)}) or {Fan.CHICKEN_HAND: ["no other fan"]}
         points = sum([POINTS[f] * len(ev) for f, ev in kept.items()])
         rank = (points, len(view.chows), view.pair.tile if view.pair else -1)
         if best is None or rank > best[0]:
@@ -183,7 +185,7 @@ def _counts(tiles: Sequence[Tile]) -> list[int]:
     return counts
 
 
-_SET_OF = {MeldKind.CHOW: SetKind.CHOW, MeldKind.PUNG: SetKind.PUNG, MeldKind.KONG: SetKind.KONG}
+_SET_OF = {MeldKind.CHOW: CHOW, MeldKind.PUNG: PUNG, MeldKind.KONG: KONG}
 
 
 def _meld_groups(hand: Hand) -> tuple[Group, ...]:
@@ -206,13 +208,14 @@ def _facts(hand: Hand, s: Situation) -> tuple[HandFacts, list[int], tuple[Group,
         counts = hidden.copy()
         for m in hand.melds:
             first = m.tiles[0].index
-            if m.kind is MeldKind.CHOW:
+            kind = _SET_OF[m.kind]
+            if kind is CHOW:
                 counts[first] += 1
                 counts[first + 1] += 1
                 counts[first + 2] += 1
             else:
                 counts[first] += len(m.tiles)
-                if m.kind is MeldKind.KONG:
+                if kind is KONG:
                     kongs = kongs | {first}
             melded += not m.concealed
     melds = _meld_groups(hand)
@@ -229,18 +232,18 @@ def _view(facts: HandFacts, reading: Reading) -> View:
     """Sort the reading's sets by family; a pung finished by a discard scores as melded, unless the
     winning tile could as well have finished a concealed chow of the same reading."""
     groups = reading.groups
-    if not facts.self_drawn:
-        win = facts.win
+    win = facts.win
+    if not facts.self_drawn and facts.counts[win] >= 3:  # a concealed pung of the winning tile may be read
         in_chow = won_pung = False
         for g in groups:
             if g.meld_index is None:
-                if g.kind is SetKind.CHOW:
+                if g.kind is CHOW:
                     in_chow = in_chow or g.tile <= win <= g.tile + 2
-                elif g.kind is SetKind.PUNG:
+                elif g.kind is PUNG:
                     won_pung = won_pung or g.tile == win
         if won_pung and not in_chow:
             groups = tuple(
-                Group(g.kind, g.tile, False) if g.kind is SetKind.PUNG and g.meld_index is None and g.tile == win else g
+                Group(g.kind, g.tile, False) if g.kind is PUNG and g.meld_index is None and g.tile == win else g
                 for g in groups
             )
     chows = []
@@ -248,11 +251,11 @@ def _view(facts: HandFacts, reading: Reading) -> View:
     pair = None
     for g in groups:
         kind = g.kind
-        if kind is SetKind.CHOW:
+        if kind is CHOW:
             chows.append(g)
-        elif kind is SetKind.PUNG or kind is SetKind.KONG:
+        elif kind is PUNG or kind is KONG:
             pungs.append(g)
-        elif kind is SetKind.PAIR and pair is None:
+        elif kind is PAIR and pair is None:
             pair = g
     chows.sort(key=_TILE)
     pungs.sort(key=_TILE)
@@ -264,14 +267,14 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
     if best is None:
         return ScoreResult((), 0, 0, False, ScoreError.NOT_A_WIN, false_win_payouts(s), None, ())
     (points, _, _), form, groups, kept = best
-    fans = [_fan_score(f, render(ev)) for f, ev in sorted(kept.items())]
+    fans = [_fan_score(f, tuple(ev)) for f, ev in sorted(kept.items())]
     if flowers:
         unnamed = ["flower"] * (flowers - len(hand.flowers))
         fans.append(_fan_score(Fan.FLOWER_TILES, (*[t.code for t in hand.flowers], *unnamed)))
     total = points + flowers
     win = points >= MIN_POINTS
     payouts = win_payouts(s, total) if win else false_win_payouts(s)
-    sets = tuple([_reading_set(g) for g in groups]) or (
+    sets = tuple([_READING_SETS[g.kind][g.concealed][g.tile] for g in groups]) or (
         ReadingSet("tiles", tiles_label(sorted(t.index for t in hand.all_tiles)), True),
     )
     return ScoreResult(tuple(fans), points, total, win, None if win else ScoreError.UNDER_EIGHT, payouts,
@@ -279,15 +282,20 @@ def _result(hand: Hand, s: Situation, best: _Best | None) -> ScoreResult:
 
 
 @lru_cache(maxsize=16384)
-def _fan_score(fan_id: int, evidence: tuple[str, ...]) -> FanScore:
-    """A fan with its evidence as written: the same fan on the same sets in another hand is the same value."""
+def _fan_score(fan_id: int, evidence: tuple[Evidence, ...]) -> FanScore:
+    """A fan with its evidence written out: the same fan on the same sets in another hand is the same value."""
     spec = FAN_BY_ID[fan_id]
-    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), evidence)
+    return FanScore(spec.id, spec.en, spec.zh, spec.points, len(evidence), render(evidence))
 
 
-@lru_cache(maxsize=4096)
-def _reading_set(g: Group) -> ReadingSet:
-    return ReadingSet(g.kind.name.lower(), label(g), g.concealed)
+def _reading_sets(kind: SetKind, concealed: bool) -> tuple[ReadingSet, ...]:
+    """The sets of a kind, melded or concealed, by lowest tile (a knitted straight: by its number)."""
+    return tuple(ReadingSet(kind.name.lower(), label(Group(kind, t, concealed)), concealed)
+                 for t in range(len(KNITTED_STRAIGHTS) if kind is KNITTED else FACES))
+
+
+# Every set a reading can show, by kind, whether concealed, and lowest tile: a few hundred values, made once.
+_READING_SETS = tuple((_reading_sets(kind, False), _reading_sets(kind, True)) for kind in SetKind)
 
 
 def win_payouts(s: Situation, total: int) -> dict[str, int]:
@@ -296,7 +304,7 @@ def win_payouts(s: Situation, total: int) -> dict[str, int]:
     return dict(_win_payouts(s.seat_wind.index, discarder.index if discarder else None, total))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=4096)  # 4 seats, 4 discarders or none, a few hundred totals
 def _win_payouts(seat: int, discarder: int | None, total: int) -> tuple[tuple[str, int], ...]:
     paid = {w.code: -(BASE_PAYMENT + total) if discarder is None or w.index == discarder else -BASE_PAYMENT
             for w in WINDS if w.index != seat}

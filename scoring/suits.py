@@ -12,6 +12,7 @@ enters a branch that cannot end in a reading.
 from __future__ import annotations
 
 from enum import IntEnum
+from functools import lru_cache
 
 SUITED_FACES = 9
 HONOR_FACES = 7
@@ -31,6 +32,11 @@ class SetKind(IntEnum):
     KONG = 2
     PAIR = 3
     KNITTED = 4  # the nine tiles of a knitted straight, as one unit
+
+
+CHOW, PUNG, KONG, PAIR, KNITTED = SetKind
+"""The kinds by name, for the loops that test a group's kind dozens of times a hand: in Python 3.11 a member read off
+its enum (``SetKind.CHOW``) goes through the enum type's ``__getattr__`` hook, ten times the cost of a module name."""
 
 
 def unit(rank: int) -> int:
@@ -81,28 +87,31 @@ def splits(key: int, table: dict[int, int]) -> tuple[Split, ...]:
     """Every way to read a whole suit as sets (and the pair), each once, sorted; none when it is not whole."""
     if key not in table:
         return ()
-    return tuple(sorted({tuple(sorted(split)) for split in _cuts(key, table)}))
+    return tuple(sorted({tuple(sorted(split)) for split in _cuts(key, table is SUITED)}))
 
 
-def _cuts(key: int, table: dict[int, int]) -> list[Split]:
+@lru_cache(maxsize=1 << 14)
+def _cuts(key: int, suited: bool) -> tuple[Split, ...]:
     """The splits of a whole shape, its lowest face's tiles taken first as a pung, a chow or the pair: a branch
-    whose rest the table does not hold is never entered, so the search meets no dead end."""
+    whose rest the table does not hold is never entered, so the search meets no dead end. A rest is shared by
+    many shapes: the last few thousand are kept."""
     if not key:
-        return [()]
+        return ((),)
+    table = SUITED if suited else HONORS
     rank = ((key & -key).bit_length() - 1) // _FACE_BITS
     one = unit(rank)
     held = key >> _FACE_BITS * rank
     paired = table[key]
     options = []
     if held & _FULL >= 3:
-        options.append((SetKind.PUNG, 3 * one, paired))
-    if table is SUITED and rank <= 6 and held >> _FACE_BITS & _FULL and held >> 2 * _FACE_BITS & _FULL:
-        options.append((SetKind.CHOW, 0x010101 * one, paired))
+        options.append((PUNG, 3 * one, paired))
+    if suited and rank <= 6 and held >> _FACE_BITS & _FULL and held >> 2 * _FACE_BITS & _FULL:
+        options.append((CHOW, 0x010101 * one, paired))
     if paired == PAIRED and held & _FULL >= 2:
-        options.append((SetKind.PAIR, 2 * one, SETS))
-    found = []
+        options.append((PAIR, 2 * one, SETS))
+    found: list[Split] = []
     for kind, take, rest_kind in options:
         rest = key - take
         if table.get(rest) == rest_kind:
-            found += [((kind, rank), *split) for split in _cuts(rest, table)]
-    return found
+            found += [((kind, rank), *split) for split in _cuts(rest, suited)]
+    return tuple(found)

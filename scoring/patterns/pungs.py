@@ -10,9 +10,10 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations
 
-from scoring.decompose import HONOR_START, SetKind
+from scoring.decompose import HONOR_START
 from scoring.fans import Fan
 from scoring.patterns.view import Found, View, add, is_terminal_or_honor, rank, suit
+from scoring.suits import KONG
 
 DRAGON_START = HONOR_START + 4
 TWO_KONGS = {2: Fan.TWO_CONCEALED_KONGS, 1: Fan.CONCEALED_KONG_AND_MELDED_KONG, 0: Fan.TWO_MELDED_KONGS}  # by concealed
@@ -43,13 +44,16 @@ def pung_pattern_fans(v: View, found: Found) -> None:
     groups = v.pungs
     if len(groups) < 2:
         return
-    for fan, members in _pung_plan(tuple([g.tile for g in groups])):
-        add(found, fan, tuple([groups[i] for i in members]))
+    suited = tuple([g.tile for g in groups if g.tile < HONOR_START])  # the pungs sort honours last: these come first
+    if len(suited) > 1:
+        for fan, members in _pung_plan(suited):
+            add(found, fan, tuple([groups[i] for i in members]))
 
 
 @lru_cache(maxsize=1 << 16)
 def _pung_plan(tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The pung-pattern fans of pungs of ``tiles`` (sorted), each with the positions of the pungs that make it."""
+    """The pung-pattern fans of suited pungs of ``tiles`` (sorted), each with the positions of the pungs that make
+    it (honour pungs make none)."""
     if len(tiles) == 4 and suit(tiles[0]) == suit(tiles[3]) < 3 and tiles == tuple(range(tiles[0], tiles[0] + 4)):
         return ((Fan.FOUR_PURE_SHIFTED_PUNGS, (0, 1, 2, 3)),)
     for trio in combinations(range(len(tiles)), 3):
@@ -64,8 +68,20 @@ def _pung_plan(tiles: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...
 
 def honor_fans(v: View, found: Found) -> None:
     """Winds and dragons, and the Pung of Terminals or Honors for the pungs no other fan takes."""
-    if not v.pungs:
+    pungs = v.pungs
+    if not pungs:
         return
+    if pungs[-1].tile >= HONOR_START:  # sorted: the last pung is an honour's when any is
+        _wind_and_dragon_fans(v, found)
+    for g in pungs:
+        if g.tile in _SUITED_TERMINALS:
+            add(found, Fan.PUNG_OF_TERMINALS_OR_HONORS, (g,))
+
+
+_SUITED_TERMINALS = frozenset(t for t in range(HONOR_START) if is_terminal_or_honor(t))
+
+
+def _wind_and_dragon_fans(v: View, found: Found) -> None:
     facts = v.facts
     winds = [g for g in v.pungs if HONOR_START <= g.tile < DRAGON_START]
     dragons = [g for g in v.pungs if g.tile >= DRAGON_START]
@@ -97,29 +113,24 @@ def honor_fans(v: View, found: Found) -> None:
             scored = True
         if not scored and len(winds) < 3:
             add(found, Fan.PUNG_OF_TERMINALS_OR_HONORS, (g,))
-    for g in v.pungs:
-        if g.tile < HONOR_START and is_terminal_or_honor(g.tile):
-            add(found, Fan.PUNG_OF_TERMINALS_OR_HONORS, (g,))
 
 
 def kong_fans(v: View, found: Found) -> None:
     """Kong counts by kind, and the concealed pungs (concealed kongs included)."""
     if not v.pungs:
         return
-    kongs = [g for g in v.pungs if g.kind is SetKind.KONG]
-    hidden = [g for g in kongs if g.concealed]
-    shown = [g for g in kongs if not g.concealed]
-    text = tuple(kongs)
-    if len(kongs) == 4:
-        add(found, Fan.FOUR_KONGS, text)
-    elif len(kongs) == 3:
-        add(found, Fan.THREE_KONGS, text)
-    elif len(kongs) == 2:
-        add(found, TWO_KONGS[len(hidden)], text)
-    elif hidden:
-        add(found, Fan.CONCEALED_KONG, text)
-    elif shown:
-        add(found, Fan.MELDED_KONG, text)
+    if v.facts.kong_tiles:  # kongs are melds: a hand without one reads none
+        kongs = [g for g in v.pungs if g.kind is KONG]
+        hidden = [g for g in kongs if g.concealed]
+        text = tuple(kongs)
+        if len(kongs) == 4:
+            add(found, Fan.FOUR_KONGS, text)
+        elif len(kongs) == 3:
+            add(found, Fan.THREE_KONGS, text)
+        elif len(kongs) == 2:
+            add(found, TWO_KONGS[len(hidden)], text)
+        else:
+            add(found, Fan.CONCEALED_KONG if hidden else Fan.MELDED_KONG, text)
     concealed = [g for g in v.pungs if g.concealed]
     if len(concealed) >= 2:
         add(found, CONCEALED_PUNGS[len(concealed)], tuple(concealed))

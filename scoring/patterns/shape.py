@@ -15,10 +15,10 @@ from scoring.decompose import (
     REGULAR,
     SEVEN_PAIRS,
     THIRTEEN_ORPHANS,
-    SetKind,
 )
 from scoring.fans import Fan
 from scoring.patterns.view import Found, HandFacts, View, add, is_terminal_or_honor, rank, suit, tiles_label
+from scoring.suits import CHOW
 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
@@ -70,7 +70,7 @@ def set_trait_fans(v: View, found: Found) -> None:
         return
     if len(v.chows) == 4 and v.pair.tile < HONOR_START:
         add(found, Fan.ALL_CHOWS, "chows only and a suited pair")
-    shared = reduce(and_, [(_CHOW_TRAITS if g.kind is SetKind.CHOW else _SET_TRAITS)[g.tile] for g in v.groups])
+    shared = reduce(and_, [(_CHOW_TRAITS if g.kind is CHOW else _SET_TRAITS)[g.tile] for g in v.groups])
     if shared & _OUTSIDE:
         add(found, Fan.OUTSIDE_HAND, v.groups)
     if shared & _FIVE:

@@ -7,14 +7,16 @@ or 8-9 edge (edge), the middle of a chow (closed), or the pair (single), in that
 
 from __future__ import annotations
 
-from scoring.decompose import KNITTED_STRAIGHTS, Group, SetKind
+from scoring.decompose import KNITTED_STRAIGHTS, Group
 from scoring.fans import Fan
-from scoring.patterns.view import Found, HandFacts, View, add, rank, tiles_label
+from scoring.patterns.view import Found, HandFacts, View, add, rank
+from scoring.suits import CHOW, KNITTED, PAIR
+from scoring.tiles import PLAYABLE
 
 
 def win_fans(facts: HandFacts, found: Found) -> None:
     """Last tile draw/claim, replacement tile, robbing the kong, last tile, self-drawn, concealment."""
-    win = tiles_label([facts.win])
+    win = PLAYABLE[facts.win].code
     if facts.last_wall_tile:
         add(found, Fan.LAST_TILE_DRAW if facts.self_drawn else Fan.LAST_TILE_CLAIM, win)
     if facts.kong_replacement:
@@ -38,17 +40,17 @@ def win_role(g: Group, win: int) -> str | None:
     """How the winning tile finishes a standing group: ``edge`` (3 of 123, 7 of 789), ``closed`` (a chow's
     middle), ``two_sided`` (a chow's other end), ``single`` (the pair), ``pung``, ``knitted`` (a knitted
     straight's gap); None when the group does not hold it."""
-    if g.kind is SetKind.CHOW:
+    if g.kind is CHOW:
         if win == g.tile + 1:
             return "closed"
         if (win == g.tile + 2 and rank(g.tile) == 0) or (win == g.tile and rank(g.tile) == 6):
             return "edge"
         return "two_sided" if win in (g.tile, g.tile + 2) else None
-    if g.kind is SetKind.KNITTED:
+    if g.kind is KNITTED:
         return "knitted" if win in KNITTED_STRAIGHTS[g.tile] else None
     if g.tile != win:
         return None
-    return "single" if g.kind is SetKind.PAIR else "pung"
+    return "single" if g.kind is PAIR else "pung"
 
 
 def wait_fans(v: View, found: Found) -> None:
@@ -57,7 +59,7 @@ def wait_fans(v: View, found: Found) -> None:
     roles: dict[str, Group] = {}
     win = facts.win
     for g in v.groups:
-        if g.meld_index is None and (g.tile <= win <= g.tile + 2 or g.kind is SetKind.KNITTED):  # it may hold win
+        if g.meld_index is None and (g.tile <= win <= g.tile + 2 or g.kind is KNITTED):  # it may hold win
             role = win_role(g, win)
             if role in _WAIT_FANS:
                 roles.setdefault(role, g)

@@ -8,6 +8,7 @@ that make it (rendered only for the chosen reading, by ``render``) or a short te
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -50,7 +51,7 @@ def add(found: Found, fan_id: int, evidence: Evidence) -> None:
     found.setdefault(fan_id, []).append(evidence)
 
 
-def render(found: list[Evidence]) -> tuple[str, ...]:
+def render(found: Sequence[Evidence]) -> tuple[str, ...]:
     """A fan's evidence as written: its texts as they are, its groups as a player writes them."""
     return tuple([e if e.__class__ is str else " ".join([_LABELS[g.kind][g.tile] for g in e]) for e in found])
 
@@ -74,13 +75,10 @@ class HandFacts(NamedTuple):
 
     @property
     def unique_wait(self) -> bool:
-        """Whether exactly one face finishes the standing tiles (asked only when a wait fan could count)."""
-        return _unique_wait(self.standing, self.open_sets)
-
-
-@lru_cache(maxsize=256)
-def _unique_wait(standing: tuple[int, ...], open_sets: int) -> bool:
-    return single_wait(standing, open_sets)
+        """Whether exactly one face finishes the standing tiles (asked only when a wait fan could count). Worked out
+        each time it is asked: a cache of the last hands' answers, keyed by their standing tiles, missed on new hands
+        and cost more than the few readings that ask twice."""
+        return single_wait(self.standing, self.open_sets)
 
 
 class View(NamedTuple):
