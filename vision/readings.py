@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
 from scoring.tiles import BACK, PLAYABLE
 from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
+from vision.detections import TileDetections
 from vision.rows import Row
 
 STRAY = 0.3  # tiles read under this confidence are tried as stray boxes when a reading has one tile too many
@@ -69,10 +71,14 @@ class Best:
 class Reader(MeldReader):
     """Reads one set of detections as a hand: every reading, and the most plausible."""
 
+    def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None) -> None:
+        super().__init__(detections, same_boxes)
+        self._rows_beside: WeakKeyDictionary[Row, list[Row]] = WeakKeyDictionary()
+
     def candidates(self, strict: bool) -> Iterator[Candidate]:
         """Every reading of the photo as a hand's parts (a valid hand or not)."""
         for flip in (False, True):
-            oriented = [r.reversed() if flip else r for r in self.rows]
+            oriented = [r.reversed if flip else r for r in self.rows]
             flower_rows = tuple(r for r in oriented if len(r.tiles) < len(self.det) and
                                 all(self.faces[i].is_bonus for i in r.tiles))
             rows = [r for r in oriented if r not in flower_rows]
@@ -172,9 +178,17 @@ class Reader(MeldReader):
         that a reading of ``main``, ``side`` and the flower rows ``near`` leaves out (a tile stacked on a meld's
         may be among them: the reading's melds tell)."""
         used = {*main.tiles, *(side.tiles if side else ()), *(i for r in near for i in r.tiles)}
-        return {i for r in self.rows if not used & set(r.tiles) and _adjacent(main, r.reversed() if flip else r,
-                                                                              FLOWER_ROWS)
+        return {i for r in self._beside(main, flip) if not used & set(r.tiles)
                 for i in r.tiles if self.faces[i] is not BACK and self.det.confidence[i] >= STRAY}
+
+    def _beside(self, main: Row, flip: bool) -> list[Row]:
+        """The rows (read ``flip``-ped, as ``main`` is) whose line lies within `FLOWER_ROWS` of ``main``'s: kept per
+        row object (a row is read with one direction), since every reading of ``main`` beside each other row asks."""
+        kept = self._rows_beside.get(main)
+        if kept is None:
+            kept = self._rows_beside[main] = [r for r in self.rows if _adjacent(main, r.reversed if flip else r,
+                                                                                FLOWER_ROWS)]
+        return kept
 
     def _head_value(self, row: Row, head_len: int) -> float:
         """Plausibility of row positions ``0..head_len-1`` as standing tiles then the winning tile."""
@@ -266,7 +280,9 @@ def _upright(row: Row) -> bool:
 def _adjacent(first: Row, second: Row, reach: float = ADJACENT_ROWS) -> bool:
     """Whether two rows lie one just behind the other (a hand's standing tiles in two rows), not apart
     on the table (a discard, another player's tiles); ``reach``: tile widths between their lines, at most."""
-    width = float(np.median(np.concatenate([first.unit, second.unit])))
+    widths = sorted((*first.widths, *second.widths))  # their median tile width
+    half = len(widths) // 2
+    width = widths[half] if len(widths) % 2 else (widths[half - 1] + widths[half]) / 2
     return abs(first.across - second.across) < reach * width
 
 

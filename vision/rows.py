@@ -13,6 +13,7 @@ the layout reader (`vision.layout`), which tries both.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -44,10 +45,18 @@ class Row:
     gaps: np.ndarray
     sideways: np.ndarray
 
+    @cached_property
     def reversed(self) -> Row:
-        """The same row read from the other end."""
+        """The same row read from the other end; one object per row, so that what is kept per row object (the
+        rows beside it: `vision.readings.Reader`) holds for its reversed reading too."""
         return Row(self.tiles[::-1], -self.along[::-1], -self.across, self.unit[::-1], self.gaps[::-1],
                    self.sideways[::-1])
+
+    @cached_property
+    def widths(self) -> tuple[float, ...]:
+        """``unit`` as plain floats: the medians over two rows' tiles, asked for every pair of rows of every
+        reading, are taken on these without numpy's per-call cost."""
+        return tuple(float(u) for u in self.unit)
 
     def spacing(self, start: int, stop: int) -> np.ndarray:
         """Centre distances between consecutive tiles ``start..stop-1``, in local tile widths."""
