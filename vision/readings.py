@@ -82,15 +82,18 @@ class Reader(MeldReader):
             flower_rows = tuple(r for r in oriented if len(r.tiles) < len(self.det) and
                                 all(self.faces[i].is_bonus for i in r.tiles))
             rows = [r for r in oriented if r not in flower_rows]
+            upright = {r: _upright(r) for r in rows}
             for main in rows:
+                # the rack's edge, the wall or a sliver of a tile ending the row, not the hand
+                ends = self._end_strays(main)
+                trimmed = _without(main, ends) if ends else None
+                cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
                 for side in (None, *[r for r in rows if r is not main]):
                     yield from self._readings(main, side, flip, strict, flower_rows)
-                    ends = self._end_strays(main)
-                    if ends:  # the rack's edge, the wall or a sliver of a tile ending the row, not the hand
-                        cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
-                        trimmed = self._readings(_without(main, ends), side, flip, strict, flower_rows)
-                        yield from (replace(c, plausibility=c.plausibility - cost) for c in trimmed)
-                    if side is not None and _upright(main) and _upright(side) and _adjacent(main, side) and \
+                    if trimmed is not None:
+                        yield from (replace(c, plausibility=c.plausibility - cost)
+                                    for c in self._readings(trimmed, side, flip, strict, flower_rows))
+                    if side is not None and upright[main] and upright[side] and _adjacent(main, side) and \
                             all(self.faces[i].is_playable for i in side.tiles):
                         # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other;
                         # standing tiles touch, so each gap in the rows counts against it (melds are set apart)
