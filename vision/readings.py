@@ -37,6 +37,9 @@ SLIVER_COST = 1.5  # plausibility given up per sliver read as a tile of the hand
 APART_STANDING = 3.0  # plausibility given up per tile width of gap between standing tiles (over loose boxes' 0.3):
 # standing tiles touch, a gap among them is likelier a meld's edge
 ORDER_BETWEEN_ENDS = 8  # standing tiles (the winning one with them) from which the order is judged between the ends
+SIDE_ROWS = 5.0  # tile widths between the lines of the standing tiles' row and a row of their melds, at most: a second
+# row lies a tile's depth and a gap off the hand's line (1.7-2.7 widths in the dev composed scenes); further off, a row
+# is on the table (another player's), and reading every far row beside every other one made photos of stray boxes slow
 LEFT_OUT = 0.1  # plausibility given up per tile read surely (`STRAY`) in a row beside the hand's (`FLOWER_ROWS`)
 # that a reading leaves out: a player's tiles lie together, and a row of them left out (a row of melds, the
 # flowers' row with the pair) is likelier the hand's than the table's
@@ -88,7 +91,7 @@ class Reader(MeldReader):
                 ends = self._end_strays(main)
                 trimmed = _without(main, ends) if ends else None
                 cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
-                for side in (None, *[r for r in rows if r is not main]):
+                for side in (None, *[r for r in rows if r is not main and _adjacent(main, r, SIDE_ROWS)]):
                     yield from self._readings(main, side, flip, strict, flower_rows)
                     if trimmed is not None:
                         yield from (replace(c, plausibility=c.plausibility - cost)

@@ -284,3 +284,12 @@ def test_a_short_sorted_row_beside_its_melds_keeps_its_left_end(index: int) -> N
     `models.measure.layout_scenes`, seed 1, which the order between the ends read backwards)."""
     scene = layout_scene(1, index)
     assert judge(scene, read_hand(scene.detections)) == (True, True)
+
+
+def test_a_row_far_off_the_hands_line_is_not_its_melds() -> None:
+    """A pung two tile depths in front of the standing tiles is the hand's; the same pung five depths away (over
+    `SIDE_ROWS` tile widths between the lines) lies on the table, another player's, and no hand is made of it."""
+    near = [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 2.0 * ASPECT) for p in lay("5p~ 5p 5p"))]
+    assert _read(near) == "[555p,1]123456789m9p9p"
+    far = [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 5.0 * ASPECT) for p in lay("5p~ 5p 5p"))]
+    assert _read(far) is None
