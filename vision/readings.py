@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from statistics import median
 from weakref import WeakKeyDictionary
 
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
 from scoring.tiles import BACK, PLAYABLE
-from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
 from vision.detections import TileDetections
+from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
 from vision.rows import Row
 
 STRAY = 0.3  # tiles read under this confidence are tried as stray boxes when a reading has one tile too many
@@ -286,9 +287,7 @@ def _upright(row: Row) -> bool:
 def _adjacent(first: Row, second: Row, reach: float = ADJACENT_ROWS) -> bool:
     """Whether two rows lie one just behind the other (a hand's standing tiles in two rows), not apart
     on the table (a discard, another player's tiles); ``reach``: tile widths between their lines, at most."""
-    widths = sorted((*first.widths, *second.widths))  # their median tile width
-    half = len(widths) // 2
-    width = widths[half] if len(widths) % 2 else (widths[half - 1] + widths[half]) / 2
+    width = median((*first.widths, *second.widths))
     return abs(first.across - second.across) < reach * width
 
 

@@ -54,8 +54,8 @@ class Row:
 
     @cached_property
     def widths(self) -> tuple[float, ...]:
-        """``unit`` as plain floats: the medians over two rows' tiles, asked for every pair of rows of every
-        reading, are taken on these without numpy's per-call cost."""
+        """``unit`` as plain floats: the median over two rows' tiles (`statistics.median`), asked for every pair of
+        rows of every reading, is taken on these without numpy's per-call cost."""
         return tuple(float(u) for u in self.unit)
 
     def spacing(self, start: int, stop: int) -> np.ndarray:
