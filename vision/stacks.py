@@ -10,12 +10,18 @@ must stand out from its own row's others too). `split_pairs` offers the photo wi
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
 pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
 (`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
+
+The detector reads the pair's box as one tile, and not always as the pair's face: two tiles of two dots, one over
+the other, show four. The pair lies in its kong beside the kong's other two tiles, which show the face whole; where
+two tiles beside the box (both on one side, or one on each) agree on a face the box was not read as, the cut is
+offered a second time with both halves read as that face, and the box's own face as their runner-up.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from scoring.tiles import Tile
 from vision.detections import TileDetections
 from vision.geometry import box_iou, centres_and_sizes
 from vision.overlaps import SAME_TILE
@@ -69,13 +75,32 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
                    if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
                    and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
-    return [_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across) for chosen in choices if chosen]
+    kin = {i: face for row in rows for i in row.tiles if i in cut and (face := _kong_face(detections, row, i)) is not None}
+    splits = []
+    for chosen in filter(None, choices):
+        faces = {i: kin[i] for i in chosen if i in kin}
+        for read_as in ({}, faces) if faces else ({},):
+            splits.append(_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across, read_as))
+    return splits
+
+
+def _kong_face(detections: TileDetections, row: Row, box: int) -> Tile | None:
+    """The face two tiles beside ``box`` in its row agree on (the next two on one side, or the next on each), when
+    the box was read as no face of those: the face of the kong its stacked pair would complete; else None."""
+    k, tiles, faces = row.tiles.index(box), row.tiles, detections.tiles
+    beside = [(k - 1, k + 1), (k + 1, k + 2), (k - 2, k - 1)]
+    agreed = [faces[tiles[a]] for a, b in beside if 0 <= a and b < len(tiles) and faces[tiles[a]] is faces[tiles[b]]]
+    if any(face is faces[box] for face in agreed):
+        return None
+    return next((face for face in agreed if face.is_playable), None)
 
 
 def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle: float, centres: np.ndarray,
-         along: np.ndarray, across: np.ndarray) -> Split:
+         along: np.ndarray, across: np.ndarray, faces: dict[int, Tile]) -> Split:
     """The detections with the boxes of ``cut`` (each with the turned tile's depth and its row's line) cut in two,
-    the turned tile on the row's line, the added one beside it across the row; the boxes doubling a half dropped."""
+    the turned tile on the row's line, the added one beside it across the row; the boxes doubling a half dropped.
+    The halves of a box in ``faces`` are read as its face there, as sure as the box, with the box's face as
+    runner-up just as sure: a face the photo leaves in doubt."""
     normal = np.array([-np.sin(angle), np.cos(angle)])
     boxes = detections.xyxy.astype(np.float64)
     added = []
@@ -89,6 +114,14 @@ def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle:
         added.append(np.concatenate([on_top - half, on_top + half]))
     on_tops = detections[np.array(list(cut))].with_boxes(np.array(added, np.float32))
     whole = TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops])
+    if faces:
+        halves_of = {i: (i, len(detections) + k) for k, i in enumerate(cut)}
+        read = whole.class_id.copy()
+        runner_up, runner_up_confidence = whole.runner_up.copy(), whole.runner_up_confidence.copy()
+        for i, face in faces.items():
+            for half in halves_of[i]:
+                runner_up[half], runner_up_confidence[half], read[half] = read[half], whole.confidence[half], face.index
+        whole = TileDetections(whole.xyxy, whole.confidence, read, runner_up, runner_up_confidence)
     halves = [*cut, *range(len(detections), len(whole))]
     overlap = box_iou(whole.xyxy, whole.xyxy[halves])
     keep = np.array([i in halves or not (overlap[i] > SAME_TILE).any() for i in range(len(whole))])

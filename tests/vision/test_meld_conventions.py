@@ -13,6 +13,7 @@ import pytest
 from datasets.layouts import Placed
 from models.measure.layout_scenes import judge, layout_scene
 from scoring import MeldKind, format_hand
+from scoring.tiles import tile
 from tests.vision.conftest import ASPECT, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import read_hand
@@ -89,6 +90,26 @@ def test_a_stacked_pairs_box_with_a_second_box_on_its_turned_tile_is_two_tiles_n
     reading = read_hand(TileDetections.concat([found, replace(on_turned, confidence=np.array([0.4], np.float32))]))
     assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
     assert sorted(i for g in reading.groups for i in g.tiles) == list(range(15))  # the second box left out
+
+
+@pytest.mark.parametrize("turned_at", ["2p~ 2p 2p", "2p 2p~ 2p"])
+def test_a_stacked_pair_read_as_another_face_takes_its_kongs(turned_at: str) -> None:
+    """Two tiles of two dots, one over the other, show four: the box read as 4p is the kong's 2p twice."""
+    found, pair = _stacked_pair(f"{STANDING} | {turned_at}")
+    class_id = found.class_id.copy()
+    class_id[pair] = tile("4p").index
+    reading = read_hand(replace(found, class_id=class_id))
+    assert reading.hand is not None and format_hand(reading.hand).startswith("[2222p,")
+    assert any("stacked" in d.message for d in reading.doubts)
+    assert any("runner-up 4p" in d.message for d in reading.doubts)  # the box's own reading stays in view
+
+
+def test_a_stacked_pair_beside_a_pair_of_another_face_keeps_its_own() -> None:
+    """Its kong's tiles on one side agree with the box: the pair of 2p on its other side lends it no face."""
+    found, _ = _stacked_pair("1m 2m 3m 4m 5m 6m 7m 8m 9m 2p | 2p | 4p~ 4p 4p")
+    reading = read_hand(found)
+    assert reading.hand is not None and format_hand(reading.hand).startswith("[4444p,")
+    assert not any("runner-up 2p" in d.message for d in reading.doubts)
 
 
 def test_a_stacked_pair_in_a_photo_taken_at_a_slant_is_two_tiles() -> None:
