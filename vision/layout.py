@@ -31,6 +31,7 @@ from vision.stacks import split_pairs
 
 __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "TileGroup", "read_hand"]
 
+FACE_DOWN = "a concealed kong lies all face down"  # how its doubt begins (`face_down_doubt`)
 STACKED_GAIN = 1.3  # plausibility a reading with a box cut into a stacked pair (`vision.stacks`) must gain over a
 # complete reading without: the pair shows its meld's turned tile (a meld's quality about +1, against -1 with none
 # turned), where a tile's box that is merely larger than its neighbours' (a tilted photo, the photo's edge) gains
@@ -74,6 +75,7 @@ class LayoutReading:
     doubts: tuple[Doubt, ...]
     detections: TileDetections
     guessed: bool = False
+    face_down: tuple[int, ...] = ()  # melds of ``hand`` (indices) that are concealed kongs shown all face down
 
 
 def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
@@ -86,6 +88,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     except HandError as exc:
         return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),), detections)
     doubts: list[Doubt] = []
+    face_down: list[int] = []
     stacked = _stacked_pairs(detections, mended)
     if stacked is not None:
         detections, mended, pairs = stacked
@@ -134,17 +137,26 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                                     "concealed, for another meld shows its claimed tile turned; give the melds if it "
                                     "was claimed"))
             if m.meld is None:
-                face = hand.melds[c.melds.index(m)].first.code
-                doubts.append(Doubt("assumed", m.group.tiles, f"a concealed kong lies all face down: took {face}; "
-                                    "give the melds to correct it", tuple(t.code for t in PLAYABLE)))
+                face_down.append(c.melds.index(m))
+                doubts.append(face_down_doubt(m.group.tiles, hand.melds[face_down[-1]].first))
         try:
-            hand = _overridden(hand, overrides)
+            hand = _overridden(hand, overrides, face_down)
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
+        if overrides.melds is not None:
+            face_down = []
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
     guessed = bool(swapped) or mended.stray is not None or not all(m.sideways_shown for m in c.melds)
-    return LayoutReading(hand, groups, tuple(doubts), listed, guessed)
+    return LayoutReading(hand, groups, tuple(doubts), listed, guessed, tuple(face_down))
+
+
+def face_down_doubt(tiles: tuple[int, ...], face: Tile, alike: tuple[int, int] | None = None) -> Doubt:
+    """The doubt on a concealed kong shown all face down (``tiles``), read as ``face``; ``alike``: how many of
+    the faces it may have score as that one does, of how many (`vision.facedown`)."""
+    why = f" ({alike[0]} of the {alike[1]} faces it may have score as it does)" if alike else ""
+    return Doubt("assumed", tiles, f"{FACE_DOWN}: took {face.code}{why}; give the melds to correct it",
+                 tuple(t.code for t in PLAYABLE))
 
 
 def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:
@@ -195,13 +207,18 @@ def _stacked_pairs(detections: TileDetections, mended: Mended,
     return cut_detections, other, pairs
 
 
-def _overridden(hand: Hand, overrides: Overrides) -> Hand:
-    """The hand with the user's winning tile, melds and flower count in place of what was read."""
+def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ()) -> Hand:
+    """The hand with the user's winning tile, melds and flower count in place of what was read; the tiles of
+    the melds ``face_down`` (concealed kongs shown all face down) may be any face the user gives."""
     if overrides.melds is not None:
-        pool = list(hand.concealed) + [t for m in hand.melds for t in m.tiles] + [hand.win_tile]
+        pool = list(hand.concealed) + [t for k, m in enumerate(hand.melds) if k not in face_down for t in m.tiles]
+        pool.append(hand.win_tile)
+        backs = 4 * len(face_down)
         for t in (t for m in overrides.melds for t in m.tiles):
             if t in pool:
                 pool.remove(t)
+            elif backs:
+                backs -= 1
             else:
                 raise HandError(f"the melds given hold a {t.code} the photo does not show")
         win = hand.win_tile if hand.win_tile in pool else pool[-1]

@@ -23,7 +23,8 @@ from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.geometry import tile_size
 from vision.imagefile import Photo
-from vision.layout import CLOSE, Doubt, LayoutReading, Overrides, TileGroup, read_hand
+from vision.facedown import likeliest_faces
+from vision.layout import CLOSE, FACE_DOWN, Doubt, LayoutReading, Overrides, TileGroup, face_down_doubt, read_hand
 from vision.melds import in_concealed_kongs
 from vision.overlaps import merge_row_doubles, vote
 from vision.rows import find_rows
@@ -171,10 +172,16 @@ def _sure(reading: LayoutReading) -> bool:
 def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:
     """The reading scored in the situation (a situation that contradicts the hand is a doubt, not an error)."""
     result = None
-    doubts = reading.doubts
-    if reading.hand is not None:
+    doubts, hand = reading.doubts, reading.hand
+    if hand is not None and reading.face_down:
+        hand, alike = likeliest_faces(hand, reading.face_down, situation)
+        kongs = reading.groups[len(reading.groups) - len(hand.melds):]
+        settled = {kongs[k].tiles: face_down_doubt(kongs[k].tiles, hand.melds[k].first, share)
+                   for k, share in alike.items()}
+        doubts = tuple(settled.get(d.tiles, d) if d.message.startswith(FACE_DOWN) else d for d in doubts)
+    if hand is not None:
         try:
-            result = score(reading.hand, situation)
+            result = score(hand, situation)
         except HandError as exc:  # the situation contradicts the hand read
             doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
-    return ScanResult(reading.detections, reading.hand, reading.groups, result, doubts, situation)
+    return ScanResult(reading.detections, hand, reading.groups, result, doubts, situation)
