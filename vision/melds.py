@@ -23,6 +23,7 @@ from vision.rows import SIDEWAYS_ASPECT, Row, find_rows
 
 SPACING_WEIGHT = 4.0  # how much the spacing of a meld's centres counts against its boxes' shapes
 SIDEWAYS = 0.3  # sideways evidence (see `vision.rows.Row`) above which a tile counts as turned
+UNTURNED = 1.0  # plausibility a meld with no tile turned gives up: tiles that show no claim may as well stand
 SHOWN = 0.1  # ... under which no tile of a meld shows who discarded it (up to SIDEWAYS, the likeliest
 # tile is still taken: on generated scenes, where a claimed meld always shows one, it is right more often)
 SHOWN_MARGIN = 0.15  # ... and from SHOWN to SIDEWAYS, only when the meld's surest tile is this much above the
@@ -106,7 +107,7 @@ class MeldReader:
         evidence = row.sideways[start:stop]
         if not np.isnan(evidence).any():  # the boxes decide; the spacing breaks near-ties
             j = int((evidence - SPACING_WEIGHT * errors).argmax())
-            quality = min(float(evidence[j]), 0.6) / 0.6 - (1.0 if evidence[j] < SIDEWAYS else 0.0)
+            quality = min(float(evidence[j]), 0.6) / 0.6 - (UNTURNED if evidence[j] < SIDEWAYS else 0.0)
             top = np.sort(evidence)[::-1]
             margin = top[0] - top[1] if len(top) > 1 else np.inf
             shown = evidence[j] >= SIDEWAYS or (evidence[j] >= SHOWN and margin >= SHOWN_MARGIN)

@@ -4,7 +4,9 @@ With a hand's tile count, the detector's runner-up faces of the reading's doubtf
 are tried, and the most plausible winning reading that gives up the least confidence is taken. With one tile
 too many, the reading without one of its unsure tiles (under `vision.readings.STRAY`) is tried the same way: a
 box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
-reason then. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
+reason then. Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds
+keeps the row from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one
+at a time. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
 1, each unit of confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered
 does not turn a hand that is no win into one. A flower read twice (a set has one of each) whose less sure copy
 has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
@@ -148,7 +150,13 @@ def best_reading(detections: TileDetections) -> Mended:
     one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
     valid hand as read competes with the mended readings (listed first, it wins a tie)."""
     reader = Reader(detections)
-    found = reader.best()
+    try:
+        found = reader.best()
+    except HandError:  # no reading at all: a misread tile may break every split of the rows into a hand's parts
+        mended = _swapped(reader, anywhere=True)
+        if mended is None:
+            raise
+        return mended
     flowered = _flower_rows_read(reader, found)
     if flowered is not None:
         reader, found, detections = flowered.reader, flowered.found, flowered.reader.det
@@ -156,6 +164,8 @@ def best_reading(detections: TileDetections) -> Mended:
             return flowered
     c = found.candidate
     expected = HAND_TILES - 3 * len(c.melds)
+    if found.hand is None and len(c.head) not in (expected, expected + 1):
+        return _swapped(reader, anywhere=False) or Mended(reader, found)
     if found.complete or len(c.head) not in (expected, expected + 1):
         return Mended(reader, found)  # complete, or a tile missing: nothing to mend
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
@@ -192,6 +202,31 @@ def best_reading(detections: TileDetections) -> Mended:
     if not options:
         return Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]
+
+
+def _swapped(reader: Reader, anywhere: bool) -> Mended | None:
+    """The best winning reading with one of the `MAX_DOUBTFUL` least sure tiles of the photo (by the margin of
+    their face over its runner-up) read as its runner-up, for a photo no reading of which is a valid hand: a
+    misread tile in a row of melds (a kong's 4s read 6s) keeps the row from being read as melds, so the reading
+    leaves it out and its own tiles are not where to look. Unless ``anywhere`` (no reading at all was found), only
+    a tile whose runner-up makes its row melds end to end, where its face did not, is tried: the hand is read
+    again only for those (a photo of stray boxes has many unsure tiles). None when no swap makes a win."""
+    det = reader.det
+    tried = sorted((i for i in np.flatnonzero(det.runner_up >= 0).tolist() if reader.faces[i].is_playable),
+                   key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))[:MAX_DOUBTFUL]
+    options = []
+    for i in tried:
+        other = Reader(det.with_runner_up([i]), reader)
+        if not anywhere:
+            row = next((r for r in reader.rows if i in r.tiles), None)  # a tile stacked on another lies in none
+            whole = (0, len(row.tiles), None, set(row.tiles)) if row is not None else None
+            if whole is None or reader.partition(row, *whole) is not None or other.partition(row, *whole) is None:
+                continue
+        corrected = complete_reading(other)
+        if corrected is not None:
+            given_up = float(det.confidence[i] - det.runner_up_confidence[i])
+            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, (i,))))
+    return max(options, key=lambda o: o[0])[1] if options else None
 
 
 def complete_reading(reader: Reader) -> Best | None:

@@ -111,6 +111,28 @@ def test_a_misread_tile_whose_runner_up_makes_the_win_is_swapped_and_reported() 
     assert not [d for d in reading.doubts if d.kind == "low_confidence" and d.tiles == (12,)]
 
 
+def test_a_misread_tile_that_keeps_a_row_of_melds_from_being_read_is_swapped() -> None:
+    """A kong's tile read as another face (not doubtfully: 0.58 against 0.25) leaves its row no melds, and the
+    reading then leaves the row out altogether: the least sure tiles of the photo are tried, not the reading's."""
+    standing = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p")
+    melds = [Placed(p.code, p.x + 1.0, p.y + 2.0 * ASPECT, p.sideways) for p in lay("4s 4s~ 4s 4s")]
+    truth = shoot([*standing, *melds])
+    k = len(standing) + 2
+    reading = read_hand(misread(truth, k, "6s", 0.58, 0.25))
+    assert reading.hand is not None and format_hand(reading.hand) == "[4444s,2]123456789m9p9p"
+    assert any(d.kind == "assumed" and d.tiles == (k,) and "runner-up 4s" in d.message for d in reading.doubts)
+
+
+def test_a_misread_tile_that_leaves_no_reading_at_all_is_swapped() -> None:
+    """A concealed kong's face-up tile read as another face: the kong is no meld, and with its face-down tiles the
+    row can be no hand's parts at all; the least sure tile's runner-up makes the win."""
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p | back E E back"))
+    k = len(truth) - 2
+    reading = read_hand(misread(truth, k, "S", 0.58, 0.25))
+    assert reading.hand is not None and format_hand(reading.hand) == "[EEEE]123456789m9p9p"
+    assert any(d.kind == "assumed" and d.tiles == (k,) and "runner-up E" in d.message for d in reading.doubts)
+
+
 @pytest.mark.parametrize(("confidence", "left_out"), [(0.1, True), (0.9, False)])
 def test_an_unsure_tile_too_many_is_left_out_as_a_stray_box(confidence: float, left_out: bool) -> None:
     truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s 7s"))
