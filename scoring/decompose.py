@@ -229,10 +229,10 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
     if open_sets > 1:
         return found
     present = None
-    odd_faces = suits[0].odd + suits[1].odd + suits[2].odd + suits[3].odd
-    faces = suits[0].faces + suits[1].faces + suits[2].faces + suits[3].faces
+    a, b, c, d = suits
     # seven pairs lack one face held an odd number of times; the orphans and knitted forms hold 12 faces or more
-    if open_sets == 0 and sum(s.size for s in suits) == 13 and (odd_faces == 1 or faces >= 12):
+    if open_sets == 0 and a.size + b.size + c.size + d.size == 13 and (
+            a.odd + b.odd + c.odd + d.odd == 1 or a.faces + b.faces + c.faces + d.faces >= 12):
         present = {t for t, n in enumerate(standing) if n}
         odd = [t for t, n in enumerate(standing) if n % 2]
         if len(odd) == 1:
@@ -245,7 +245,7 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
             for ks in KNITTED_STRAIGHTS:
                 if suited <= set(ks):
                     found |= (set(ks) | _HONORS) - present
-    if _knit_reach(suits) >= 8:
+    if a.knit + b.knit + c.knit >= 8:  # `_knit_reach`
         present = present or {t for t, n in enumerate(standing) if n}
         for ks in KNITTED_STRAIGHTS:
             if len(present.intersection(ks)) < 8:
