@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, eq
 from typing import Any
 
 from scoring.json_text import KeptJson
@@ -271,12 +271,10 @@ def check_tiles(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
-    counts = [0] * PLAYABLE_COUNT
-    for i in map(_index, all_tiles):
-        counts[i] += 1
-    if max(counts) > COPIES_PER_FACE:
-        face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
-        raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
+    faces = sorted(map(_index, all_tiles))
+    if any(map(eq, faces, faces[COPIES_PER_FACE:])):  # sorted: a face held five times spans five places
+        face = next(t for t in all_tiles if faces.count(t.index) > COPIES_PER_FACE)  # the first written
+        raise FifthCopyError(f"{faces.count(face.index)} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if flowers:
         if not _BONUS_FACES.issuperset(map(_index, flowers)):
             raise HandError("flowers must be flower or season tiles 1f-8f")
