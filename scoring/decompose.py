@@ -82,7 +82,7 @@ def _suit(start: int, table: dict[int, int], key: int) -> _Suit:
     groups = tuple([tuple([_STANDING[k][start + r] for k, r in split]) for split in splits(key, table)])
     size = sum(counts)
     knit = 3 - min(counts[0::3].count(0), counts[1::3].count(0), counts[2::3].count(0)) if table is SUITED else 0
-    ways = tuple([tuple([start + r for r in completions(key, table, kind)]) for kind in (SETS, PAIRED)])
+    ways = tuple([tuple([start + r for r in ranks]) for ranks in completions(key, table)])  # SETS, then PAIRED
     return _Suit(table.get(key), groups, size % 3 == 2, size, knit, 9 - counts.count(0),
                  sum(counts.translate(_ODD)), ways)
 

@@ -260,7 +260,7 @@ def check_tiles(
 ) -> None:
     """Raise a ``HandError`` naming the first way the tiles cannot be held at a table: a flower standing, more
     than four sets, a count (each kong as 3) that is none of ``sizes``, a fifth copy, a bad flower."""
-    if concealed and max(map(_index, concealed)) >= PLAYABLE_COUNT:
+    if concealed and concealed[-1].index >= PLAYABLE_COUNT:  # settled (`settle`): the highest face last
         bad = [t.code for t in concealed if t.index >= PLAYABLE_COUNT]
         raise HandError(f"standing tiles must be playable; remove {', '.join(bad)} (flowers go in flowers)")
     if len(melds) > SETS_PER_HAND:

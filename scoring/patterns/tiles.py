@@ -44,14 +44,15 @@ _RANK_BANDS = (  # (fan, allowed ranks 0-8)
 
 def tile_fans(facts: HandFacts, found: Found) -> None:
     """Add every fan that depends only on which tiles the hand holds."""
-    counts = facts.counts
-    held = int.from_bytes(bytes(counts).translate(_PRESENT), "little")  # bit 8t: the hand holds tile t
+    counts = bytes(facts.counts)
+    held = int.from_bytes(counts.translate(_PRESENT), "little")  # bit 8t: the hand holds tile t
     for fan, evidence in _held_fans(held):
         add(found, fan, evidence)
-    if 4 in counts:
-        for t, n in enumerate(counts):
-            if n == 4 and t not in facts.kong_tiles:
-                add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+    t = counts.find(4)  # the faces held four times, found in C
+    while t >= 0:
+        if t not in facts.kong_tiles:
+            add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+        t = counts.find(4, t + 1)
 
 
 @lru_cache(maxsize=1 << 14)
