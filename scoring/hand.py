@@ -314,7 +314,7 @@ class Situation(KeptJson):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Situation:
         """Read the situation fields of a score request (see the README); others are ignored here."""
-        values = tuple([data.get(name, default) for name, default in _REQUEST_FIELDS])
+        values = tuple(map(data.get, _REQUEST_NAMES, _REQUEST_DEFAULTS))  # each field, or its default
         if _WORDS.issuperset(map(type, values)):  # hashable, and no two such values of other types are equal
             return _situation(*values)
         return _situation.__wrapped__(*values)
@@ -359,6 +359,7 @@ class Situation(KeptJson):
 _CONDITIONS = ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
 _REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
                    ("seat_wind", None), ("prevalent_wind", None), ("discarder", None))
+_REQUEST_NAMES, _REQUEST_DEFAULTS = zip(*_REQUEST_FIELDS)
 _WORDS = frozenset((str, bool, type(None)))
 
 
