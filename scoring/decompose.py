@@ -11,7 +11,7 @@ complete it, its counts) is kept for the shapes last seen, a bounded number (``K
 from __future__ import annotations
 
 from functools import lru_cache, partial
-from itertools import permutations, product
+from itertools import compress, permutations, product
 from typing import NamedTuple
 
 from scoring.suits import (
@@ -82,7 +82,7 @@ def _suit(start: int, table: dict[int, int], key: int) -> _Suit:
     groups = tuple([tuple([_STANDING[k][start + r] for k, r in split]) for split in splits(key, table)])
     size = sum(counts)
     knit = 3 - min(counts[0::3].count(0), counts[1::3].count(0), counts[2::3].count(0)) if table is SUITED else 0
-    ways = tuple([tuple([start + r for r in completions(key, table, kind)]) for kind in (SETS, PAIRED)])
+    ways = tuple([tuple([start + r for r in ranks]) for ranks in completions(key, table)])  # SETS, then PAIRED
     return _Suit(table.get(key), groups, size % 3 == 2, size, knit, 9 - counts.count(0),
                  sum(counts.translate(_ODD)), ways)
 
@@ -90,6 +90,7 @@ def _suit(start: int, table: dict[int, int], key: int) -> _Suit:
 _STANDING = tuple(tuple(Group(kind, t, True) for t in range(FACES)) for kind in SetKind)
 """Every concealed group of the standing tiles, by kind and lowest tile: the suits' readings share them."""
 _ODD = bytes(n % 2 for n in range(256))  # bytes.translate: a face's count to 1 when it is odd
+_FACE_RANGE = range(FACES)  # `compress(_FACE_RANGE, counts)`: the faces held (or held an odd number of times), in C
 
 
 KEPT_SHAPES = 1 << 13
@@ -135,8 +136,8 @@ def special_readings(counts: list[int], melds: tuple[Group, ...]) -> list[Readin
     if melds or sum(counts) != 14:
         return []
     found: list[Reading] = []
-    present = {i for i, c in enumerate(counts) if c}
-    if not any(c % 2 for c in counts):
+    present = set(compress(_FACE_RANGE, counts))
+    if not any(bytes(counts).translate(_ODD)):
         pairs = tuple(Group(PAIR, i, True) for i, c in enumerate(counts) for _ in range(c // 2))
         found.append(Reading(SEVEN_PAIRS, pairs))
     if present == _ORPHANS:
@@ -162,7 +163,7 @@ def _knit_reach(suits: list[_Suit]) -> int:
 
 def knitted_straight_cores(counts: list[int]) -> list[tuple[int, ...]]:
     """The knitted straights wholly present in the counts, whose remaining tiles read as a set and a pair."""
-    present = {i for i, n in enumerate(counts) if n}
+    present = set(compress(_FACE_RANGE, counts))
     found = []
     for ks in KNITTED_STRAIGHTS:
         if present.issuperset(ks):
@@ -229,12 +230,12 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
     if open_sets > 1:
         return found
     present = None
-    odd_faces = suits[0].odd + suits[1].odd + suits[2].odd + suits[3].odd
-    faces = suits[0].faces + suits[1].faces + suits[2].faces + suits[3].faces
+    a, b, c, d = suits
     # seven pairs lack one face held an odd number of times; the orphans and knitted forms hold 12 faces or more
-    if open_sets == 0 and sum(s.size for s in suits) == 13 and (odd_faces == 1 or faces >= 12):
-        present = {t for t, n in enumerate(standing) if n}
-        odd = [t for t, n in enumerate(standing) if n % 2]
+    if open_sets == 0 and a.size + b.size + c.size + d.size == 13 and (
+            a.odd + b.odd + c.odd + d.odd == 1 or a.faces + b.faces + c.faces + d.faces >= 12):
+        present = set(compress(_FACE_RANGE, standing))
+        odd = list(compress(_FACE_RANGE, bytes(standing).translate(_ODD)))
         if len(odd) == 1:
             found.add(odd[0])  # seven pairs
         if present <= _ORPHANS:
@@ -245,8 +246,8 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
             for ks in KNITTED_STRAIGHTS:
                 if suited <= set(ks):
                     found |= (set(ks) | _HONORS) - present
-    if _knit_reach(suits) >= 8:
-        present = present or {t for t, n in enumerate(standing) if n}
+    if a.knit + b.knit + c.knit >= 8:  # `_knit_reach`
+        present = present or set(compress(_FACE_RANGE, standing))
         for ks in KNITTED_STRAIGHTS:
             if len(present.intersection(ks)) < 8:
                 continue

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, eq
 from typing import Any
 
 from scoring.json_text import KeptJson
@@ -260,7 +260,7 @@ def check_tiles(
 ) -> None:
     """Raise a ``HandError`` naming the first way the tiles cannot be held at a table: a flower standing, more
     than four sets, a count (each kong as 3) that is none of ``sizes``, a fifth copy, a bad flower."""
-    if concealed and max(map(_index, concealed)) >= PLAYABLE_COUNT:
+    if concealed and concealed[-1].index >= PLAYABLE_COUNT:  # settled (`settle`): the highest face last
         bad = [t.code for t in concealed if t.index >= PLAYABLE_COUNT]
         raise HandError(f"standing tiles must be playable; remove {', '.join(bad)} (flowers go in flowers)")
     if len(melds) > SETS_PER_HAND:
@@ -271,12 +271,10 @@ def check_tiles(
             f"{len(concealed)} standing tiles with {len(melds)} meld(s): expected "
             f"{' or '.join(map(str, expected))}{what_else}"
         )
-    counts = [0] * PLAYABLE_COUNT
-    for i in map(_index, all_tiles):
-        counts[i] += 1
-    if max(counts) > COPIES_PER_FACE:
-        face = next(t for t in all_tiles if counts[t.index] > COPIES_PER_FACE)  # the first written
-        raise FifthCopyError(f"{counts[face.index]} copies of {face.code}: a set has only {COPIES_PER_FACE}")
+    faces = sorted(map(_index, all_tiles))
+    if any(map(eq, faces, faces[COPIES_PER_FACE:])):  # sorted: a face held five times spans five places
+        face = next(t for t in all_tiles if faces.count(t.index) > COPIES_PER_FACE)  # the first written
+        raise FifthCopyError(f"{faces.count(face.index)} copies of {face.code}: a set has only {COPIES_PER_FACE}")
     if flowers:
         if not _BONUS_FACES.issuperset(map(_index, flowers)):
             raise HandError("flowers must be flower or season tiles 1f-8f")
@@ -316,7 +314,7 @@ class Situation(KeptJson):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Situation:
         """Read the situation fields of a score request (see the README); others are ignored here."""
-        values = tuple([data.get(name, default) for name, default in _REQUEST_FIELDS])
+        values = tuple(map(data.get, _REQUEST_NAMES, _REQUEST_DEFAULTS))  # each field, or its default
         if _WORDS.issuperset(map(type, values)):  # hashable, and no two such values of other types are equal
             return _situation(*values)
         return _situation.__wrapped__(*values)
@@ -361,6 +359,7 @@ class Situation(KeptJson):
 _CONDITIONS = ("last_of_kind", "kong_replacement", "robbing_kong", "last_wall_tile")
 _REQUEST_FIELDS = (("win", "discard"), *((name, False) for name in _CONDITIONS),
                    ("seat_wind", None), ("prevalent_wind", None), ("discarder", None))
+_REQUEST_NAMES, _REQUEST_DEFAULTS = zip(*_REQUEST_FIELDS)
 _WORDS = frozenset((str, bool, type(None)))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import islice
 
 from scoring.hand import Hand, HandError, Meld, MeldError, MeldKind, TileCountError, check_flower_count
 from scoring.held import Held
@@ -71,8 +72,10 @@ def _meld(body: str) -> Meld:
     return Meld(MeldKind.CHOW, tuple(sorted(tiles, key=lambda t: t.index)), claimed=(n or 1) - 1)
 
 
-def _bad_part(text: str, found: re.Match[str]) -> NotationError:
-    """The error for a part of ``text`` that is no token: ranks without a suit, or any other character."""
+def _bad_part(text: str, compact: str, place: int) -> NotationError:
+    """The error for the token at ``place`` in ``compact`` (``text`` without spaces), no tile nor meld: ranks
+    without a suit, or any other character."""
+    found = next(islice(_TOKEN.finditer(compact), place, None))
     if found.lastgroup == "digits":
         return NotationError(
             f"ranks {found[0]} at position {found.start() + 1} of {text!r} have no suit letter (m, p, s or z)"
@@ -81,17 +84,18 @@ def _bad_part(text: str, found: re.Match[str]) -> NotationError:
 
 
 def _read(text: str) -> tuple[list[Meld], list[Tile], list[Tile]]:
-    """The melds, standing tiles and flower faces written in ``text``, in the order written."""
+    """The melds, standing tiles and flower faces written in ``text``, in the order written. The tokens' texts
+    come from one ``findall`` (no match objects); a bad token is found again for its place in the error."""
     melds: list[Meld] = []
     standing: list[Tile] = []
     bonus: list[Tile] = []
-    for found in _TOKEN.finditer(text.replace(" ", "")):
-        meld, run, digits, bad = found.groups()
+    compact = text.replace(" ", "")
+    for place, (meld, run, digits, bad) in enumerate(_TOKEN.findall(compact)):
         if run:
             (bonus if run[-1] == "f" else standing).extend(_run_tiles(run))
-        elif meld is None:
-            raise _bad_part(text, found)
-        else:
+        elif digits or bad:
+            raise _bad_part(text, compact, place)
+        else:  # a bracket, maybe empty
             if standing:
                 raise NotationError(f"meld [{meld}] after standing tiles: write the melds first")
             melds.append(_meld(meld))

@@ -39,9 +39,8 @@ def read_hand(data: Any, fields: frozenset[str], notation: Callable[[str], H], j
     from an object, its flowers replaced by the request's ``flowers`` when given."""
     if not isinstance(data, dict):
         raise HandError("a request is a JSON object with at least a hand")
-    unknown = sorted(set(data) - fields)
-    if unknown:
-        raise HandError(f"unknown request field(s): {', '.join(unknown)}")
+    if not fields.issuperset(data):
+        raise HandError(f"unknown request field(s): {', '.join(sorted(set(data) - fields))}")
     if "hand" not in data:
         raise HandError("the request has no hand")
     given = data["hand"]

@@ -74,10 +74,15 @@ def suit_keys(counts: bytes) -> tuple[int, int, int, int]:
             int.from_bytes(counts[18:27], "little"), int.from_bytes(counts[27:34], "little"))
 
 
-def completions(key: int, table: dict[int, int], paired: int) -> list[int]:
-    """The ranks that, added to the suit ``key``, make it whole with the pair (``paired`` PAIRED) or without (SETS)."""
+def completions(key: int, table: dict[int, int]) -> tuple[list[int], list[int]]:
+    """The ranks that, added to the suit ``key``, make it whole: as sets only (SETS), and with the pair (PAIRED)."""
+    found: tuple[list[int], list[int]] = ([], [])
     get = table.get
-    return [r for r, one in enumerate(_UNITS if table is SUITED else _UNITS[:HONOR_FACES]) if get(key + one) == paired]
+    for r, one in enumerate(_UNITS if table is SUITED else _UNITS[:HONOR_FACES]):
+        kind = get(key + one)
+        if kind is not None:
+            found[kind].append(r)
+    return found
 
 
 Split = tuple[tuple[int, int], ...]  # (SetKind value, rank) units of one suit, sorted

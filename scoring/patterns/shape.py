@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from functools import reduce
+from itertools import compress
 from operator import and_
 
 from scoring.decompose import (
@@ -28,7 +29,7 @@ def form_fans(v: View, found: Found) -> None:
     if v.form == REGULAR:
         return
     counts = v.facts.counts
-    present = [t for t, n in enumerate(counts) if n]
+    present = list(compress(range(FACES), counts))
     if v.form == SEVEN_PAIRS:
         pairs = sorted({g.tile for g in v.groups})
         shifted = len(pairs) == 7 and suit(pairs[0]) == suit(pairs[6]) < 3 and pairs[6] - pairs[0] == 6

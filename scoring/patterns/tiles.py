@@ -44,8 +44,22 @@ _RANK_BANDS = (  # (fan, allowed ranks 0-8)
 
 def tile_fans(facts: HandFacts, found: Found) -> None:
     """Add every fan that depends only on which tiles the hand holds."""
-    counts = facts.counts
-    held = int.from_bytes(bytes(counts).translate(_PRESENT), "little")  # bit 8t: the hand holds tile t
+    counts = bytes(facts.counts)
+    held = int.from_bytes(counts.translate(_PRESENT), "little")  # bit 8t: the hand holds tile t
+    for fan, evidence in _held_fans(held):
+        add(found, fan, evidence)
+    t = counts.find(4)  # the faces held four times, found in C
+    while t >= 0:
+        if t not in facts.kong_tiles:
+            add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+        t = counts.find(4, t + 1)
+
+
+@lru_cache(maxsize=1 << 14)
+def _held_fans(held: int) -> tuple[tuple[int, str], ...]:
+    """The fans of the faces a hand holds (the bits of ``held``), each with its evidence, Tile Hog aside: a few
+    thousand sets of faces come back in hand after hand (4,000 in 20,000 random hands)."""
+    found: Found = {}
     suits = [s for s, suit in enumerate(_SUITS) if held & suit]
     honors = held >> 8 * HONOR_START
     if not held & ~_GREEN:
@@ -66,13 +80,9 @@ def tile_fans(facts: HandFacts, found: Found) -> None:
             add(found, Fan.ALL_SIMPLES, _held_label(held))
     if len(suits) == 3 and honors & _WINDS and honors & ~_WINDS:
         add(found, Fan.ALL_TYPES, "characters, dots, bamboo, a wind and a dragon")
-    if 4 in counts:
-        for t, n in enumerate(counts):
-            if n == 4 and t not in facts.kong_tiles:
-                add(found, Fan.TILE_HOG, tiles_label([t] * 4))
+    return tuple((fan, evidence) for fan, found_for in found.items() for evidence in found_for)
 
 
-@lru_cache(maxsize=1 << 14)
 def _held_label(held: int) -> str:
     """The faces the hand holds (the bits of ``held``), each once, as a player writes them."""
     return tiles_label([t for t in range(FACES) if held >> 8 * t & 1])
