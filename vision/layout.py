@@ -76,6 +76,7 @@ class LayoutReading:
     detections: TileDetections
     guessed: bool = False
     face_down: tuple[int, ...] = ()  # melds of ``hand`` (indices) that are concealed kongs shown all face down
+    plausibility: float = float("-inf")  # the reading's (`vision.readings.Best.value`), complete ones 1 more
 
 
 def read_hand(detections: TileDetections, overrides: Overrides | None = None) -> LayoutReading:
@@ -148,7 +149,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             face_down = []
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
     guessed = bool(swapped) or mended.stray is not None or not all(m.sideways_shown for m in c.melds)
-    return LayoutReading(hand, groups, tuple(doubts), listed, guessed, tuple(face_down))
+    return LayoutReading(hand, groups, tuple(doubts), listed, guessed, tuple(face_down), found.value)
 
 
 def face_down_doubt(tiles: tuple[int, ...], face: Tile, alike: tuple[int, int] | None = None) -> Doubt:
@@ -192,7 +193,7 @@ def _stacked_pairs(detections: TileDetections, mended: Mended,
     taken = []
     for cut_detections, pairs in split_pairs(detections, rows):
         try:
-            other = best_reading(cut_detections)
+            other = best_reading(cut_detections, dict(pairs))
         except HandError:
             continue
         melds = [set(m.group.tiles) for m in other.found.candidate.melds]

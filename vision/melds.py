@@ -65,10 +65,14 @@ class ShownMeld:
 class MeldReader:
     """The melds a set of detections shows along its rows; holds the geometry every reading shares."""
 
-    def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None) -> None:
+    def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None,
+                 stacked: dict[int, int] | None = None) -> None:
         """``same_boxes``: a reader of the same boxes read as other faces, whose geometry (rows, the
-        sideways tile of each stretch of a row, the slivers) this one shares instead of working it out again."""
+        sideways tile of each stretch of a row, the slivers, the stacked pairs) this one shares instead of working
+        it out again. ``stacked``: the halves of boxes cut as an added kong's stacked pair (`vision.stacks`), the
+        turned tile's index to the added one's: the turned tile lies sideways by the cut's own reckoning."""
         self.det = detections
+        self.stacked_on = stacked if stacked is not None else same_boxes.stacked_on if same_boxes else {}
         self.faces = detections.tiles
         self.centres, wh = centres_and_sizes(detections.xyxy)
         self.size = np.sqrt(wh.prod(axis=1))
@@ -159,7 +163,11 @@ class MeldReader:
                     shown and any(0 <= k < n and turned[k] >= SIDEWAYS for k in (j - 1, j + 1))
                 meld = Meld(MeldKind.KONG, tuple(faces), source=source, added=added)
                 return ShownMeld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality, shown)
-            stacked = self._stacked(idx[j], faces[0], used) if shown else None
+            cut = [k for k, i in enumerate(idx) if self.stacked_on.get(i, i) not in {i, *used}
+                   and self.faces[self.stacked_on[i]] is faces[0]]
+            if cut:  # the turned half of a box cut as a stacked pair: sideways, the added half on it
+                j, shown, source, quality = cut[0], True, cut[0] + 1, 1.0 + tight
+            stacked = self.stacked_on[idx[j]] if cut else self._stacked(idx[j], faces[0], used) if shown else None
             if stacked is not None:
                 meld = Meld(MeldKind.KONG, (faces[0],) * 4, source=source, added=True)
                 return ShownMeld(meld, TileGroup("meld", (*idx, stacked), MeldKind.KONG, source), quality)

@@ -140,7 +140,7 @@ def _as_flowers(detections: TileDetections, tiles: Sequence[int],
     return detections.with_guesses({i: flower.index for i, flower in zip(given, unseen, strict=False)}), given
 
 
-def best_reading(detections: TileDetections) -> Mended:
+def best_reading(detections: TileDetections, stacked: dict[int, int] | None = None) -> Mended:
     """The best reading of the tiles as read (a tile in the flowers' own row read as a flower, `in_flower_rows`,
     where the reading is as plausible so). When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
@@ -148,8 +148,9 @@ def best_reading(detections: TileDetections) -> Mended:
     doubtful tile read as its runner-up flower or a tile lying among the flowers read as a flower no tile is
     (`among_flowers`: a flower read as a tile of the hand). A flower read as
     one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
-    valid hand as read competes with the mended readings (listed first, it wins a tie)."""
-    reader = Reader(detections)
+    valid hand as read competes with the mended readings (listed first, it wins a tie). ``stacked``: boxes cut as
+    stacked pairs (`vision.melds.MeldReader`)."""
+    reader = Reader(detections, stacked=stacked)
     try:
         found = reader.best()
     except HandError:  # no reading at all: a misread tile may break every split of the rows into a hand's parts

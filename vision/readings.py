@@ -75,8 +75,9 @@ class Best:
 class Reader(MeldReader):
     """Reads one set of detections as a hand: every reading, and the most plausible."""
 
-    def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None) -> None:
-        super().__init__(detections, same_boxes)
+    def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None,
+                 stacked: dict[int, int] | None = None) -> None:
+        super().__init__(detections, same_boxes, stacked)
         self._rows_beside: WeakKeyDictionary[Row, list[Row]] = WeakKeyDictionary()
 
     def candidates(self, strict: bool) -> Iterator[Candidate]:

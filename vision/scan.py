@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, ScoreResult, Situation, format_hand, score
+from scoring import Hand, HandError, ScoreResult, Situation, format_hand, is_complete, score
 from scoring.tiles import BACK
 from vision.blanks import settle_blanks
 from vision.detections import TileDetections
@@ -43,6 +43,8 @@ SCAN_CONF = 0.1  # the tile threshold a scan reads at (lower when the detector's
 SCAN_IOU = 0.6  # boxes of one face overlapping more are one tile, in a scan: looser than `vision.detector.NMS_IOU`
 # (0.5), for the layout sorts out a tile read twice itself (`vision.overlaps`), and two neighbours of one face in
 # a photo turned near 45° overlap by up to half their boxes.
+VOTE_MARGIN = 1.5  # plausibility by which a complete first reading beats a complete vote of the turns (`_stands`):
+# about a meld's quality, so that a first reading is kept for its shape, not for a face's confidence
 SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
 # the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), so
 # asking 0.5 (`vision.layout.LOW_CONFIDENCE`) would read most right first readings again from four sides.
@@ -133,9 +135,18 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
             voted = read_hand(_without_faint_backs(merged), overrides)
             if not all_sides and _sure(voted):  # the turns read so far settle it
                 break
-        if voted.hand is not None or reading.hand is None:  # a valid first reading beats an invalid vote
-            reading = voted
+        if (voted.hand is not None or reading.hand is None) and not _stands(reading, voted):
+            reading = voted  # a valid first reading beats an invalid vote
     return _scored(reading, situation)
+
+
+def _stands(first: LayoutReading, voted: LayoutReading) -> bool:
+    """Whether a first reading stands against the vote of the other turns, both complete winning hands: when it is
+    clearly the more plausible (`VOTE_MARGIN`). The turns vote on faces, but their boxes are merged too, and a box
+    the first reading cut in two (an added kong's stacked pair, `vision.stacks`) or read as its own tile may be
+    merged into one the layout reads another way."""
+    return (first.hand is not None and voted.hand is not None and is_complete(first.hand)
+            and is_complete(voted.hand) and first.plausibility > voted.plausibility + VOTE_MARGIN)
 
 
 def scan_detections(detections: TileDetections, situation: Situation,

@@ -17,6 +17,7 @@ from scoring.tiles import tile
 from tests.vision.conftest import ASPECT, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import read_hand
+from vision.readings import Reader
 
 STANDING = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p"
 
@@ -110,6 +111,18 @@ def test_a_stacked_pair_beside_a_pair_of_another_face_keeps_its_own() -> None:
     reading = read_hand(found)
     assert reading.hand is not None and format_hand(reading.hand).startswith("[4444p,")
     assert not any("runner-up 2p" in d.message for d in reading.doubts)
+
+
+def test_the_halves_of_a_box_cut_as_a_stacked_pair_are_an_added_kong_though_neither_looks_turned() -> None:
+    """The cut says which half is the turned tile: its box, cut from a loosely drawn pair's, need not look sideways."""
+    found = shoot(lay(f"{STANDING} | 5p 5p 5p"))  # three upright boxes: no tile shows the claim
+    turned = len(found) - 1
+    x0, y0, x1, y1 = found.xyxy[turned]
+    added = found[[turned]].with_boxes(np.array([[x0, y0 - 0.62 * (y1 - y0), x1, y1 - 0.62 * (y1 - y0)]], np.float32))
+    both = TileDetections.concat([found, added])
+    kong = Reader(both, stacked={turned: len(found)}).best().hand
+    assert kong is not None and format_hand(kong) == "[5555p,7]123456789m9p9p"
+    assert format_hand(Reader(both).best().hand) != format_hand(kong)  # without the cut's word: no added kong
 
 
 def test_a_stacked_pair_in_a_photo_taken_at_a_slant_is_two_tiles() -> None:

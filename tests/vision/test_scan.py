@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from api.cli import main
-from scoring import Hand, Situation, format_hand
+from scoring import Hand, Situation, format_hand, parse_hand
 from scoring.request import answer_request
 from scoring.tiles import tile
 from tests.conftest import StandIn
@@ -279,3 +279,19 @@ def test_a_large_photo_where_nothing_was_seen_is_read_in_quarters() -> None:
     assert len(detector.inputs) == 5 and all(max(shape) <= 2200 for shape in detector.inputs[1:])
     assert _same_boxes(result.detections, truth)
     assert result.hand is not None and format_hand(result.hand) == "1f123456789m123p5s5s"
+
+
+@pytest.mark.parametrize(("first", "voted", "stands"), [(5.0, 3.4, True), (5.0, 3.6, False), (2.0, 5.0, False)])
+def test_a_complete_first_reading_stands_against_the_vote_only_when_clearly_more_plausible(
+        first: float, voted: float, stands: bool) -> None:
+    from vision.layout import LayoutReading
+    from vision.scan import _stands
+
+    def reading(hand: str | None, plausibility: float) -> LayoutReading:
+        return LayoutReading(parse_hand(hand) if hand else None, (), (), TileDetections.empty(),
+                             plausibility=plausibility)
+
+    kong, pung = "[5555p,7]123456789m9p9p", "[555p,3]123456789m9p9p"
+    assert _stands(reading(kong, first), reading(pung, voted)) is stands
+    assert not _stands(reading(kong, first), reading(None, voted))  # an invalid vote is no rival: kept anyway
+    assert not _stands(reading("123456789m5p5p5s7s9s", 9.0), reading(pung, voted))  # the first no win: the vote
