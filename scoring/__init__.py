@@ -7,7 +7,7 @@ True
 """
 
 from scoring.hand import Hand, HandError, Meld, MeldKind, Situation
-from scoring.notation import format_hand, parse_hand
+from scoring.notation import format_hand, parse_hand, parse_melds
 from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, is_complete, score, winning_faces
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "format_hand",
     "is_complete",
     "parse_hand",
+    "parse_melds",
     "score",
     "winning_faces",
 ]

@@ -126,6 +126,19 @@ def parse_held(text: str, flowers: int | None = None) -> Held:
     return Held(tuple(standing), tuple(melds), tuple(bonus), count)
 
 
+def parse_melds(text: str) -> tuple[Meld, ...]:
+    """Melds alone, each in brackets as in hand notation (``[567m,2][EEEE]``): what a photo's reading of its melds
+    is corrected with (a concealed kong shown face down, a claim the photo does not show).
+
+    >>> [m.kind.value for m in parse_melds("[567m,2][EEEE]")]
+    ['chow', 'kong']
+    """
+    melds, standing, bonus = _read(text)
+    if standing or bonus or not melds:
+        raise NotationError(f"{text!r}: write melds only, each in brackets (e.g. [567m,2][EEEE])")
+    return tuple(melds)
+
+
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """Tiles written as runs, without melds (``1155m E 9p``): the tiles a player has seen.
 

@@ -24,20 +24,24 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print the scan as JSON")
     parser.add_argument("--annotate", type=Path, metavar="OUT.jpg", help="write the annotated photo here")
     parser.add_argument("--win-tile", metavar="T", help="the winning tile, when the photo does not show it")
+    parser.add_argument("--melds", metavar="M", help="every meld of the hand, in brackets as in `mcr score` (e.g. "
+                        "'[EEEE][567m,2]'), in place of those read: a kong shown face down, a claim the photo "
+                        "does not show")
     add_model_arguments(parser, views=False)
     add_situation_arguments(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from scoring import Situation
+    from scoring import Situation, parse_melds
     from scoring.tiles import tile
     from vision.imagefile import load_photo
     from vision.scan import SCAN_SIDE, ScanOverrides, scan_photo
 
     fields = situation_fields(args)
     situation = Situation.from_json(fields)
-    overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"))
+    overrides = ScanOverrides(win_tile=tile(args.win_tile) if args.win_tile else None, flowers=fields.get("flowers"),
+                              melds=parse_melds(args.melds) if args.melds else None)
     photo = load_photo(args.image, SCAN_SIDE)  # a bad path fails before the model loads
     result = scan_photo(photo, detector_from(args, conf=0.25), situation, overrides, all_sides=args.all_sides)
     if args.annotate:

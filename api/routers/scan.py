@@ -14,7 +14,7 @@ from api.errors import ApiError
 from api.routers.detect import PHOTO_PROBLEMS
 from api.schemas import Scan, ScanForm
 from api.upload import read_photo
-from scoring import Situation
+from scoring import Situation, parse_melds
 from scoring.tiles import tile
 from vision.imagefile import Photo
 from vision.scan import SCAN_SIDE, ScanOverrides, ScanResult, scan_photo
@@ -39,7 +39,8 @@ async def scan_upload(form: Annotated[ScanForm, Form()], request: Request, setti
     """Read the hand in the photo and score it. A photo whose tiles give no valid hand is still a 200:
     ``hand`` and ``score`` are null and ``doubts`` say which tiles to check."""
     situation = Situation.from_json(form.situation_fields())
-    overrides = ScanOverrides(win_tile=tile(form.win_tile) if form.win_tile else None, flowers=form.flowers)
+    overrides = ScanOverrides(win_tile=tile(form.win_tile) if form.win_tile else None, flowers=form.flowers,
+                              melds=parse_melds(form.melds) if form.melds else None)
     photo = await read_photo(request, form.photo, settings, SCAN_SIDE)
     result = await in_pool(request, scan_photo, photo, detector, situation, overrides, form.all_sides)
     if len(result.detections) == 0:

@@ -48,6 +48,8 @@ def test_situation_and_overrides_change_the_score(scanner):
     assert flowers["score"]["total"] == plain["total"] + 3 and flowers["hand"]["flowers"] == 3
     other_win = post(client, win_tile="1m").json()["hand"]
     assert other_win["win_tile"] == "1m" and other_win["concealed"].count("5s") == 2
+    claimed = post(client, melds="[123p,2]").json()  # the user says the 123p was a claimed chow
+    assert claimed["hand"]["notation"] == "[123p,2]123456789m5s5s" and claimed["score"]["total"] != plain["total"]
 
 
 def test_annotated_photo_on_request(scanner):
@@ -97,6 +99,8 @@ def test_no_tiles_found_is_a_422():
     ({"seat_wind": "X"}, "invalid_request", "seat_wind"),
     ({"flowers": "12"}, "invalid_request", "flowers"),
     ({"win_tile": "10m"}, "unknown_tile", "10m"),
+    ({"melds": "[12p]"}, "impossible_hand", "[12p]"),
+    ({"melds": "123p"}, "bad_notation", "melds only"),
     ({"self_drawn": "true"}, "invalid_request", "self_drawn"),
 ])
 def test_bad_situation_fields_are_refused_before_the_photo_is_read(scanner, data, code, names):

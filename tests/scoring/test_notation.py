@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.measure.random_hands import random_hand
-from scoring import Hand, MeldKind, format_hand, parse_hand
+from scoring import Hand, HandError, MeldKind, format_hand, parse_hand, parse_melds
 from scoring.notation import NotationError
 from scoring.tiles import tile
 
@@ -91,3 +91,13 @@ def test_a_run_longer_than_any_hand_is_refused_by_name_and_never_kept():
     hits = kept().hits
     notation._run_tiles(every_copy)
     assert kept().hits == hits + 1
+
+
+def test_melds_alone_are_read_as_hand_notation_reads_them() -> None:
+    assert parse_melds("[567m,2] [EEEE][5555p,7]") == parse_hand("[567m,2][EEEE][5555p,7]1122m3m").melds
+
+
+@pytest.mark.parametrize("text", ["", "123m", "[567m,2]1m", "[567m]1f", "[56m]", "[567m"])
+def test_melds_alone_refuse_anything_else(text: str) -> None:
+    with pytest.raises(HandError):
+        parse_melds(text)

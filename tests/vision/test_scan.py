@@ -219,6 +219,19 @@ def test_scan_cli_errors_are_one_line(capsys: pytest.CaptureFixture[str], tmp_pa
     (tmp_path / "junk.jpg").write_bytes(b"not a photo")
     assert main(["scan", str(tmp_path / "junk.jpg")]) == 2
     assert main(["scan", str(EXAMPLE), "--win-tile", "9z"]) == 2
+    assert main(["scan", str(EXAMPLE), "--melds", "[123p,2"]) == 2
+    assert "'[123p,2'" in capsys.readouterr().err.splitlines()[-1]
+
+
+def test_scan_cli_takes_the_melds_given(capsys: pytest.CaptureFixture[str]) -> None:
+    """The melds given replace those read (here: each chow's claimed tile its lowest) where the photo holds their
+    tiles."""
+    assert main(["scan", str(EXAMPLE), "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)["hand"]
+    assert main(["scan", str(EXAMPLE), "--json", "--melds", "[123p,1][678p,1][567s,1][789p,1]"]) == 0
+    given = json.loads(capsys.readouterr().out)["hand"]
+    assert read["notation"] == "3f[123p,2][678p,1][567s,2][789p,3]CC"
+    assert given["notation"] == "3f[123p,1][678p,1][567s,1][789p,1]CC"
 
 
 def test_a_tile_found_twice_is_kept_once_with_its_runner_up() -> None:
