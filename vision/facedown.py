@@ -17,11 +17,13 @@ from scoring import Hand, HandError, Meld, MeldKind, Situation, score
 from scoring.tiles import PLAYABLE, Tile
 
 
-def likeliest_faces(hand: Hand, kongs: tuple[int, ...], situation: Situation) -> tuple[Hand, dict[int, tuple[int, int]]]:
+def likeliest_faces(hand: Hand, kongs: tuple[int, ...],
+                    situation: Situation) -> tuple[Hand, dict[int, tuple[int, tuple[Tile, ...]]]]:
     """The hand with each meld of ``kongs`` (indices into ``hand.melds``, concealed kongs whose face is unknown)
     given the first face (in tile order) of those that score as most faces do, and per kong how many faces give
-    that score and how many were possible."""
-    shares = {}
+    that score and the faces it may have. A kong no face of which fits the situation keeps its face and is not
+    in the second."""
+    shares: dict[int, tuple[int, tuple[Tile, ...]]] = {}
     for k in kongs:
         scores = {face: _fans(_with_face(hand, k, face), situation) for face in _possible(hand, k)}
         common = Counter(s for s in scores.values() if s is not None).most_common(1)
@@ -29,7 +31,7 @@ def likeliest_faces(hand: Hand, kongs: tuple[int, ...], situation: Situation) ->
             continue
         fans, alike = common[0]
         hand = _with_face(hand, k, next(face for face, s in scores.items() if s == fans))
-        shares[k] = (alike, len(scores))
+        shares[k] = (alike, tuple(scores))
     return hand, shares
 
 
@@ -40,6 +42,7 @@ def _possible(hand: Hand, k: int) -> list[Tile]:
 
 
 def _with_face(hand: Hand, k: int, face: Tile) -> Hand:
+    """The hand with meld ``k`` a concealed kong of ``face``."""
     melds = list(hand.melds)
     melds[k] = Meld(MeldKind.KONG, (face,) * 4, concealed=True)
     return replace(hand, melds=tuple(melds))

@@ -7,8 +7,9 @@ reading and its doubts and applies the user's overrides.
 Rules where the photo cannot say, each reported as an ``assumed`` doubt: the winning tile is the rightmost
 standing tile (set apart or not); an upside-down photo is told from the layout's cues, and with none of them
 the photo's own left-to-right reading is kept; a concealed kong shown all face down gets the first face seen
-nowhere else; a meld with no tile turned is taken as claimed from the left. Flowers count only in the hand's
-own rows and a row of flowers beside them. Overrides (`Overrides`) replace the winning tile, the melds or the
+nowhere else (`vision.scan` then takes one that scores as most possible faces do: `vision.facedown`); a meld
+with no tile turned is taken as claimed from the left. Flowers count only in the hand's own rows and a row of
+flowers beside them. Overrides (`Overrides`) replace the winning tile, the melds or the
 flower count. A hand that is still no win is scored as read (a false win is a referee's finding).
 """
 
@@ -75,7 +76,8 @@ class LayoutReading:
     doubts: tuple[Doubt, ...]
     detections: TileDetections
     guessed: bool = False
-    face_down: tuple[int, ...] = ()  # melds of ``hand`` (indices) that are concealed kongs shown all face down
+    face_down: tuple[tuple[int, tuple[int, ...]], ...] = ()  # concealed kongs shown all face down: the meld's index
+    # in ``hand.melds`` and its tiles in ``detections``
     plausibility: float = float("-inf")  # the reading's (`vision.readings.Best.value`), complete ones 1 more
 
 
@@ -89,7 +91,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     except HandError as exc:
         return LayoutReading(None, (), (Doubt("impossible", tuple(range(len(detections))), str(exc)),), detections)
     doubts: list[Doubt] = []
-    face_down: list[int] = []
+    face_down: list[tuple[int, tuple[int, ...]]] = []
     stacked = _stacked_pairs(detections, mended)
     if stacked is not None:
         detections, mended, pairs = stacked
@@ -127,37 +129,41 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         if not c.win_apart and overrides.win_tile is None:
             doubts.append(Doubt("assumed", c.head[-1:], "the winning tile is not set apart: took the rightmost "
                                 "standing tile (override the winning tile if it was another)"))
+        meld_doubts = []  # what the melds given answer
         for m in c.melds:
             if not m.sideways_shown:
                 kong = m.meld is not None and m.meld.kind is MeldKind.KONG
-                doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
-                                    "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong shown "
-                                    "face up" if kong else "") + "); give the melds to correct it"))
+                meld_doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
+                                         "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong "
+                                         "shown face up" if kong else "") + "); give the melds to correct it"))
             elif m.meld is not None and m.meld.concealed and all(reader.faces[i] is not BACK for i in m.group.tiles):
-                doubts.append(Doubt("assumed", m.group.tiles, "a kong of four tiles face up, none turned: took it as "
-                                    "concealed, for another meld shows its claimed tile turned; give the melds if it "
-                                    "was claimed"))
+                meld_doubts.append(Doubt("assumed", m.group.tiles, "a kong of four tiles face up, none turned: took "
+                                         "it as concealed, for another meld shows its claimed tile turned; give the "
+                                         "melds if it was claimed"))
             if m.meld is None:
-                face_down.append(c.melds.index(m))
-                doubts.append(face_down_doubt(m.group.tiles, hand.melds[face_down[-1]].first))
+                face_down.append((c.melds.index(m), m.group.tiles))
+                meld_doubts.append(face_down_doubt(m.group.tiles, hand.melds[face_down[-1][0]].first))
         try:
-            hand = _overridden(hand, overrides, face_down)
+            hand = _overridden(hand, overrides, [k for k, _ in face_down])
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
-        if overrides.melds is not None:
+        if overrides.melds is None:
+            doubts.extend(meld_doubts)
+        else:
             face_down = []
     doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
     guessed = bool(swapped) or mended.stray is not None or not all(m.sideways_shown for m in c.melds)
     return LayoutReading(hand, groups, tuple(doubts), listed, guessed, tuple(face_down), found.value)
 
 
-def face_down_doubt(tiles: tuple[int, ...], face: Tile, alike: tuple[int, int] | None = None) -> Doubt:
-    """The doubt on a concealed kong shown all face down (``tiles``), read as ``face``; ``alike``: how many of
-    the faces it may have score as that one does, of how many (`vision.facedown`)."""
-    why = f" ({alike[0]} of the {alike[1]} faces it may have score as it does)" if alike else ""
+def face_down_doubt(tiles: tuple[int, ...], face: Tile, alike: tuple[int, tuple[Tile, ...]] | None = None) -> Doubt:
+    """The doubt on a concealed kong shown all face down (``tiles``), read as ``face``; ``alike``: how many of the
+    faces it may have score as that one does, and those faces (its alternatives; without, every playable face)."""
+    why = f" ({alike[0]} of the {len(alike[1])} faces it may have score as it does)" if alike else ""
+    faces = alike[1] if alike else PLAYABLE
     return Doubt("assumed", tiles, f"{FACE_DOWN}: took {face.code}{why}; give the melds to correct it",
-                 tuple(t.code for t in PLAYABLE))
+                 tuple(t.code for t in faces if t is not face))
 
 
 def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[int]) -> list[Doubt]:
@@ -222,6 +228,8 @@ def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ())
                 backs -= 1
             else:
                 raise HandError(f"the melds given hold a {t.code} the photo does not show")
+        if backs:
+            raise HandError(f"the melds given leave {backs} of the face-down tiles out")
         win = hand.win_tile if hand.win_tile in pool else pool[-1]
         pool.remove(win)
         hand = Hand(tuple(pool), overrides.melds, win, hand.flowers, hand.flower_count)

@@ -148,8 +148,9 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     doubtful tile read as its runner-up flower or a tile lying among the flowers read as a flower no tile is
     (`among_flowers`: a flower read as a tile of the hand). A flower read as
     one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
-    valid hand as read competes with the mended readings (listed first, it wins a tie). ``stacked``: boxes cut as
-    stacked pairs (`vision.melds.MeldReader`)."""
+    valid hand as read competes with the mended readings (listed first, it wins a tie). With tiles missing from
+    the best reading, or no reading at all, the photo's least sure tiles are tried as their runner-up (`_swapped`).
+    ``stacked``: boxes cut as stacked pairs (`vision.melds.MeldReader`)."""
     reader = Reader(detections, stacked=stacked)
     try:
         found = reader.best()
@@ -165,10 +166,10 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
             return flowered
     c = found.candidate
     expected = HAND_TILES - 3 * len(c.melds)
-    if found.hand is None and len(c.head) not in (expected, expected + 1):
+    if len(c.head) not in (expected, expected + 1):  # tiles missing (a valid hand has its count): a row left out
         return _swapped(reader, anywhere=False) or Mended(reader, found)
-    if found.complete or len(c.head) not in (expected, expected + 1):
-        return Mended(reader, found)  # complete, or a tile missing: nothing to mend
+    if found.complete:
+        return Mended(reader, found)
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
     options = [(found.value, Mended(reader, found))] if found.hand is not None else []
@@ -220,8 +221,10 @@ def _swapped(reader: Reader, anywhere: bool) -> Mended | None:
         other = Reader(det.with_runner_up([i]), reader)
         if not anywhere:
             row = next((r for r in reader.rows if i in r.tiles), None)  # a tile stacked on another lies in none
-            whole = (0, len(row.tiles), None, set(row.tiles)) if row is not None else None
-            if whole is None or reader.partition(row, *whole) is not None or other.partition(row, *whole) is None:
+            if row is None:
+                continue
+            whole = (0, len(row.tiles), None, set(row.tiles))
+            if reader.partition(row, *whole) is not None or other.partition(row, *whole) is None:
                 continue
         corrected = complete_reading(other)
         if corrected is not None:

@@ -21,9 +21,9 @@ from scoring.tiles import BACK
 from vision.blanks import settle_blanks
 from vision.detections import TileDetections
 from vision.detector import Detector
+from vision.facedown import likeliest_faces
 from vision.geometry import tile_size
 from vision.imagefile import Photo
-from vision.facedown import likeliest_faces
 from vision.layout import CLOSE, FACE_DOWN, Doubt, LayoutReading, Overrides, TileGroup, face_down_doubt, read_hand
 from vision.melds import in_concealed_kongs
 from vision.overlaps import merge_row_doubles, vote
@@ -44,7 +44,8 @@ SCAN_IOU = 0.6  # boxes of one face overlapping more are one tile, in a scan: lo
 # (0.5), for the layout sorts out a tile read twice itself (`vision.overlaps`), and two neighbours of one face in
 # a photo turned near 45° overlap by up to half their boxes.
 VOTE_MARGIN = 1.5  # plausibility by which a complete first reading beats a complete vote of the turns (`_stands`):
-# about a meld's quality, so that a first reading is kept for its shape, not for a face's confidence
+# more than a meld's quality (a meld's turned tile shown, +1, against none, -1, is 2), so that what keeps the first
+# reading is a clearly likelier shape; a vote that is a valid hand but no win still replaces a complete first one
 SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
 # the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), so
 # asking 0.5 (`vision.layout.LOW_CONFIDENCE`) would read most right first readings again from four sides.
@@ -135,8 +136,9 @@ def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: S
             voted = read_hand(_without_faint_backs(merged), overrides)
             if not all_sides and _sure(voted):  # the turns read so far settle it
                 break
+        # a valid first reading beats an invalid vote, and a complete one clearly more plausible a complete vote
         if (voted.hand is not None or reading.hand is None) and not _stands(reading, voted):
-            reading = voted  # a valid first reading beats an invalid vote
+            reading = voted
     return _scored(reading, situation)
 
 
@@ -185,10 +187,9 @@ def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:
     result = None
     doubts, hand = reading.doubts, reading.hand
     if hand is not None and reading.face_down:
-        hand, alike = likeliest_faces(hand, reading.face_down, situation)
-        kongs = reading.groups[len(reading.groups) - len(hand.melds):]
-        settled = {kongs[k].tiles: face_down_doubt(kongs[k].tiles, hand.melds[k].first, share)
-                   for k, share in alike.items()}
+        hand, alike = likeliest_faces(hand, tuple(k for k, _ in reading.face_down), situation)
+        settled = {tiles: face_down_doubt(tiles, hand.melds[k].first, alike[k]) for k, tiles in reading.face_down
+                   if k in alike}
         doubts = tuple(settled.get(d.tiles, d) if d.message.startswith(FACE_DOWN) else d for d in doubts)
     if hand is not None:
         try:

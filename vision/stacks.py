@@ -75,18 +75,20 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
                    if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
                    and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
-    kin = {i: face for row in rows for i in row.tiles if i in cut and (face := _kong_face(detections, row, i)) is not None}
+    kin = {i: face for row in rows for i in row.tiles
+           if i in cut and (face := _kong_face(detections, row, i)) is not None}
     splits = []
     for chosen in filter(None, choices):
         faces = {i: kin[i] for i in chosen if i in kin}
-        for read_as in ({}, faces) if faces else ({},):
+        for read_as in [{}] + ([faces] if faces else []):
             splits.append(_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across, read_as))
     return splits
 
 
 def _kong_face(detections: TileDetections, row: Row, box: int) -> Tile | None:
-    """The face two tiles beside ``box`` in its row agree on (the next two on one side, or the next on each), when
-    the box was read as no face of those: the face of the kong its stacked pair would complete; else None."""
+    """The face two tiles beside ``box`` in its row agree on (the next on each side, else the next two after it,
+    else the two before), when the box was read as no face of those: the face of the kong its stacked pair would
+    complete; else None."""
     k, tiles, faces = row.tiles.index(box), row.tiles, detections.tiles
     beside = [(k - 1, k + 1), (k + 1, k + 2), (k - 2, k - 1)]
     agreed = [faces[tiles[a]] for a, b in beside if 0 <= a and b < len(tiles) and faces[tiles[a]] is faces[tiles[b]]]

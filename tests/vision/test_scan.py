@@ -21,7 +21,8 @@ from tests.vision.conftest import FixedTiles, Read, lay, shoot
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU
 from vision.locate import Located
-from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, scan, scan_detections
+from vision.layout import LayoutReading
+from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, _stands, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
@@ -297,9 +298,6 @@ def test_a_large_photo_where_nothing_was_seen_is_read_in_quarters() -> None:
 @pytest.mark.parametrize(("first", "voted", "stands"), [(5.0, 3.4, True), (5.0, 3.6, False), (2.0, 5.0, False)])
 def test_a_complete_first_reading_stands_against_the_vote_only_when_clearly_more_plausible(
         first: float, voted: float, stands: bool) -> None:
-    from vision.layout import LayoutReading
-    from vision.scan import _stands
-
     def reading(hand: str | None, plausibility: float) -> LayoutReading:
         return LayoutReading(parse_hand(hand) if hand else None, (), (), TileDetections.empty(),
                              plausibility=plausibility)
