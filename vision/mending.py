@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 
 import numpy as np
 
@@ -207,30 +207,35 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
 
 
 def _swapped(reader: Reader, anywhere: bool) -> Mended | None:
-    """The best winning reading with one of the `MAX_DOUBTFUL` least sure tiles of the photo (by the margin of
-    their face over its runner-up) read as its runner-up, for a photo no reading of which is a valid hand: a
-    misread tile in a row of melds (a kong's 4s read 6s) keeps the row from being read as melds, so the reading
-    leaves it out and its own tiles are not where to look. Unless ``anywhere`` (no reading at all was found), only
-    a tile whose runner-up makes its row melds end to end, where its face did not, is tried: the hand is read
-    again only for those (a photo of stray boxes has many unsure tiles). None when no swap makes a win."""
+    """The best winning reading with one of the photo's least sure tiles (by the margin of their face over its
+    runner-up) read as its runner-up, for a photo no reading of which is a valid hand: a misread tile in a row of
+    melds (a kong's 4s read 6s) keeps the row from being read as melds, so the reading leaves it out and its own
+    tiles are not where to look. The hand is read again for `MAX_DOUBTFUL` tiles at most: unless ``anywhere`` (no
+    reading at all was found), the least sure of those whose runner-up makes their row melds end to end, where
+    their face did not (a cheap check; a photo of stray boxes has many unsure tiles). None when no swap makes a win."""
     det = reader.det
-    tried = sorted((i for i in np.flatnonzero(det.runner_up >= 0).tolist() if reader.faces[i].is_playable),
-                   key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))[:MAX_DOUBTFUL]
+    unsure = sorted((i for i in np.flatnonzero(det.runner_up >= 0).tolist() if reader.faces[i].is_playable),
+                    key=lambda i: float(det.confidence[i] - det.runner_up_confidence[i]))
+    readers = ((i, Reader(det.with_runner_up([i]), reader)) for i in unsure)
+    if not anywhere:
+        readers = ((i, other) for i, other in readers if _makes_melds(reader, other, i))
+    tried = list(islice(readers, MAX_DOUBTFUL))
     options = []
-    for i in tried:
-        other = Reader(det.with_runner_up([i]), reader)
-        if not anywhere:
-            row = next((r for r in reader.rows if i in r.tiles), None)  # a tile stacked on another lies in none
-            if row is None:
-                continue
-            whole = (0, len(row.tiles), None, set(row.tiles))
-            if reader.partition(row, *whole) is not None or other.partition(row, *whole) is None:
-                continue
+    for i, other in tried:
         corrected = complete_reading(other)
         if corrected is not None:
             given_up = float(det.confidence[i] - det.runner_up_confidence[i])
             options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, (i,))))
     return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def _makes_melds(reader: Reader, other: Reader, i: int) -> bool:
+    """Whether tile ``i``'s row is melds end to end as ``other`` reads its faces and not as ``reader`` does."""
+    row = next((r for r in reader.rows if i in r.tiles), None)  # a tile stacked on another lies in none
+    if row is None:
+        return False
+    whole = (0, len(row.tiles), None, set(row.tiles))
+    return reader.partition(row, *whole) is None and other.partition(row, *whole) is not None
 
 
 def complete_reading(reader: Reader) -> Best | None:
