@@ -29,8 +29,9 @@ from vision.rows import SIDEWAYS_ASPECT, Row, extents, row_direction
 
 STACKED_PAIR = 1.10  # a box this many times its row's median tile size (square root of area), deeper than a turned
 # tile by as much, may be two tiles ...
-PAIR_LENGTH = 1.08  # ... when it is this many upright tiles' widths long along the row, or more: a turned tile is
-# 1.33, but the detector boxes a pair loosely, down to 1.09 widths on dev composed scenes
+PAIR_LENGTH = 1.0  # ... when it is this many upright tiles' widths long along the row, or more: a turned tile is
+# 1.33, but the detector boxes a pair loosely, down to 1.02 widths on dev composed scenes (a standing tile's box as
+# long is offered too, and kept whole unless the hand read with it cut is the clearly more plausible)
 MIN_ROW = 4  # tiles a row needs for its median size to be known (a shorter row takes the longest row's)
 UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as deep as a tile or deeper: an upright
 # tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`PAIR_LENGTH` widths)
