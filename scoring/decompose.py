@@ -246,7 +246,7 @@ def _special_waits(standing: list[int] | tuple[int, ...], open_sets: int, suits:
             for ks in KNITTED_STRAIGHTS:
                 if suited <= set(ks):
                     found |= (set(ks) | _HONORS) - present
-    if a.knit + b.knit + c.knit >= 8:  # `_knit_reach`
+    if _knit_reach(suits) >= 8:
         present = present or set(compress(_FACE_RANGE, standing))
         for ks in KNITTED_STRAIGHTS:
             if len(present.intersection(ks)) < 8:

@@ -95,12 +95,14 @@ class TileDetections:
             np.where(swap, self.runner_up, self.class_id), np.where(swap, self.class_id, self.runner_up),
             np.where(swap, self.confidence, self.runner_up_confidence))
 
-    def with_guesses(self, guesses: dict[int, int]) -> TileDetections:
+    def with_guesses(self, guesses: dict[int, int], as_sure: bool = False) -> TileDetections:
         """The tiles with each row of ``guesses`` given that face (a tile index) as its runner-up, scored 0: a face
-        no reader scored but the hand's rules name (a flower not yet seen), for the layout to try as the others."""
+        no reader scored but the hand's rules name (a flower not yet seen), for the layout to try as the others.
+        ``as_sure``: scored as the face read, a face the photo's layout names as likely as the reader's (the
+        kong of a stacked pair's box read as another face: `vision.stacks`)."""
         runner_up, runner_up_confidence = self.runner_up.copy(), self.runner_up_confidence.copy()
         for row, face in guesses.items():
-            runner_up[row], runner_up_confidence[row] = face, 0.0
+            runner_up[row], runner_up_confidence[row] = face, self.confidence[row] if as_sure else 0.0
         return replace(self, runner_up=runner_up, runner_up_confidence=runner_up_confidence)
 
     @property

@@ -163,11 +163,12 @@ class MeldReader:
                     shown and any(0 <= k < n and turned[k] >= SIDEWAYS for k in (j - 1, j + 1))
                 meld = Meld(MeldKind.KONG, tuple(faces), source=source, added=added)
                 return ShownMeld(meld, TileGroup("meld", idx, MeldKind.KONG, source), quality, shown)
-            cut = [k for k, i in enumerate(idx) if (on := self.stacked_on.get(i)) is not None and on not in used
-                   and self.faces[on] is faces[0]] if self.stacked_on else []
-            if cut:  # the turned half of a box cut as a stacked pair: sideways (a turned tile's full quality, 1)
-                j, shown, source, quality = cut[0], True, cut[0] + 1, 1.0 + tight
-            stacked = self.stacked_on[idx[j]] if cut else self._stacked(idx[j], faces[0], used) if shown else None
+            cut = next((k for k, i in enumerate(idx) if (on := self.stacked_on.get(i)) is not None
+                        and on not in used and self.faces[on] is faces[0]), None)
+            if cut is not None:  # the turned half of a box cut as a stacked pair: sideways (a turned tile's quality, 1)
+                j, source, quality, stacked = cut, cut + 1, 1.0 + tight, self.stacked_on[idx[cut]]
+            else:
+                stacked = self._stacked(idx[j], faces[0], used) if shown else None
             if stacked is not None:
                 meld = Meld(MeldKind.KONG, (faces[0],) * 4, source=source, added=True)
                 return ShownMeld(meld, TileGroup("meld", (*idx, stacked), MeldKind.KONG, source), quality)

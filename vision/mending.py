@@ -194,13 +194,11 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     else:
         swaps = [(i,) for i in unsure_faces] + list(combinations(unsure_faces, 2))
     for swap in swaps:
-        other = Reader(detections.with_runner_up(list(swap)), reader)
-        corrected = complete_reading(other)
-        if corrected is not None:
-            given_up = sum(float(detections.confidence[i] - detections.runner_up_confidence[i]) for i in swap)
-            options.append((corrected.value - COST_PER_CONFIDENCE * given_up,
-                            Mended(other, corrected, swap, guessed=tuple(i for i in swap if i in guessed),
-                                   among_flowers=tuple(i for i in swap if i in beside))))
+        option = _swap_option(Reader(detections.with_runner_up(list(swap)), reader), swap,
+                              guessed=tuple(i for i in swap if i in guessed),
+                              among_flowers=tuple(i for i in swap if i in beside))
+        if option is not None:
+            options.append(option)
     if not options:
         return Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]
@@ -219,14 +217,20 @@ def _swapped(reader: Reader, anywhere: bool) -> Mended | None:
     readers = ((i, Reader(det.with_runner_up([i]), reader)) for i in unsure)
     if not anywhere:
         readers = ((i, other) for i, other in readers if _makes_melds(reader, other, i))
-    tried = list(islice(readers, MAX_DOUBTFUL))
-    options = []
-    for i, other in tried:
-        corrected = complete_reading(other)
-        if corrected is not None:
-            given_up = float(det.confidence[i] - det.runner_up_confidence[i])
-            options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, (i,))))
+    options = [o for i, other in islice(readers, MAX_DOUBTFUL) if (o := _swap_option(other, (i,))) is not None]
     return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def _swap_option(other: Reader, swap: tuple[int, ...], **marks: tuple[int, ...]) -> tuple[float, Mended] | None:
+    """``other`` (a reader with the tiles of ``swap`` read as their runner-up), when it reads a complete winning
+    hand: its plausibility less what the swap gives up of the reader's confidence (`COST_PER_CONFIDENCE`), and the
+    mended reading (``marks``: which of the swapped tiles were flowers guessed or lying among the flowers)."""
+    corrected = complete_reading(other)
+    if corrected is None:
+        return None
+    det = other.det  # swapped: the confidence given up is the face read first's (now runner-up) over the taken one's
+    given_up = sum(float(det.runner_up_confidence[i] - det.confidence[i]) for i in swap)
+    return corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, swap, **marks)
 
 
 def _makes_melds(reader: Reader, other: Reader, i: int) -> bool:

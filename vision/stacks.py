@@ -118,13 +118,8 @@ def _cut(detections: TileDetections, cut: dict[int, tuple[float, float]], angle:
     on_tops = detections[np.array(list(cut))].with_boxes(np.array(added, np.float32))
     whole = TileDetections.concat([detections.with_boxes(boxes.astype(np.float32)), on_tops])
     if faces:
-        halves_of = {i: (i, len(detections) + k) for k, i in enumerate(cut)}
-        read = whole.class_id.copy()
-        runner_up, runner_up_confidence = whole.runner_up.copy(), whole.runner_up_confidence.copy()
-        for i, face in faces.items():
-            for half in halves_of[i]:
-                runner_up[half], runner_up_confidence[half], read[half] = read[half], whole.confidence[half], face.index
-        whole = TileDetections(whole.xyxy, whole.confidence, read, runner_up, runner_up_confidence)
+        read_as = {half: faces[i].index for k, i in enumerate(cut) if i in faces for half in (i, len(detections) + k)}
+        whole = whole.with_guesses(read_as, as_sure=True).with_runner_up(list(read_as))
     halves = [*cut, *range(len(detections), len(whole))]
     overlap = box_iou(whole.xyxy, whole.xyxy[halves])
     keep = np.array([i in halves or not (overlap[i] > SAME_TILE).any() for i in range(len(whole))])

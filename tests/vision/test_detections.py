@@ -60,6 +60,15 @@ def test_reading_the_runner_up_swaps_the_faces() -> None:
         d.with_runner_up([1])
 
 
+@pytest.mark.parametrize(("as_sure", "score"), [(False, 0.0), (True, 0.9)])
+def test_a_guessed_runner_up_is_scored_zero_or_as_the_face_read(as_sure: bool, score: float) -> None:
+    guessed = with_runner_ups().with_guesses({0: tile("4p").index, 1: tile("S").index}, as_sure=as_sure)
+    assert guessed.runner_up.tolist()[:2] == [tile("4p").index, tile("S").index]
+    assert guessed.runner_up_confidence[0] == pytest.approx(score)
+    taken = guessed.with_runner_up([0])  # the guess read, the face read first its runner-up, as sure as before
+    assert taken.tiles[0].code == "4p" and taken.runner_up_confidence[0] == pytest.approx(0.9)
+
+
 def test_empty() -> None:
     empty = TileDetections.empty()
     assert len(empty) == 0 and empty.to_json() == [] and empty.tiles == ()
