@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.composed import ComposedScene, CropBank, compose
+from datasets.composed import BANK_VERSION, ComposedScene, CropBank, compose
 from models.measure import measured
 from models.training.recipes import REAL_PHOTOS
 from scoring import Hand, MeldKind, Situation, format_hand, score
@@ -37,7 +37,7 @@ FIGURES = ("tiles", "grouped", "scored", "corrected")
 
 def bank(split: str, cache: Path) -> CropBank:
     """The split's crops, cut once and kept in ``cache``."""
-    path = cache / f"composed-{split}.npz"
+    path = cache / f"composed-{split}-v{BANK_VERSION}.npz"
     if path.exists():
         return CropBank.load(path)
     if not REAL_PHOTOS.is_dir():

@@ -8,13 +8,16 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from datasets.composed import Conventions, CropBank, compose, meld_tiles
+from datasets import composed
+from datasets.composed import BANK_VERSION, Conventions, CropBank, compose, crop_split, meld_tiles
 from models.measure import melds as measure
+from models.training.real_data import is_held_out
 from scoring import Meld, MeldKind, Situation, parse_hand
-from scoring.tiles import BACK, PLAYABLE, TILES, tile
+from scoring.tiles import BACK, BONUS, PLAYABLE, TILES, tile
 from tests.vision.conftest import lay, shoot
 from vision.scan import scan_detections
 
@@ -56,13 +59,47 @@ def test_the_crop_bank_saves_and_loads(tmp_path: Path) -> None:
     assert sorted(loaded.crops) == sorted(t.code for t in TILES)
 
 
+def _source(root: Path, labels: list[str]) -> str:
+    """A source dataset in ``root`` of one photo, not held out and of the ``dev`` split: a flat tile of its own
+    grey level for each of ``labels``, apart on a dark table. Returns the label file's stem."""
+    stem = next(f"hand_{k}_jpg.rf.0" for k in range(1000)
+                if not is_held_out(f"hand_{k}_jpg") and crop_split(f"hand_{k}_jpg") == "dev")
+    (root / "train" / "images").mkdir(parents=True)
+    (root / "train" / "labels").mkdir(parents=True)
+    (root / "classes.tsv").write_text("index\tsource_name\tcode\tface\n"
+                                      + "".join(f"{t.index}\tx\t{t.code}\tx\n" for t in TILES))
+    image = np.full((450, 450, 3), 30, np.uint8)  # square, as the source photos are
+    rows = []
+    for k, code in enumerate(labels):
+        x, y = 10 + 50 * (k % 9), 10 + 60 * (k // 9)
+        image[y:y + 40, x:x + 30] = 80 + 3 * k
+        rows.append(f"{tile(code).index} {(x + 15) / 450} {(y + 20) / 450} {30 / 450} {40 / 450}")
+    cv2.imwrite(str(root / "train" / "images" / f"{stem}.jpg"), image)
+    (root / "train" / "labels" / f"{stem}.txt").write_text("\n".join(rows))
+    return stem
+
+
+def test_the_bank_takes_the_corrected_labels(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crop whose label is known wrong goes under the face it shows, or is left out when that is unsure."""
+    faces = [t.code for t in (*PLAYABLE, *BONUS)]
+    stem = _source(tmp_path, [*faces, "5f", "8f"])
+    monkeypatch.setattr(composed, "LABEL_FIXES", {(stem, len(faces)): "7f", (stem, len(faces) + 1): None})
+
+    class Reader:
+        def __call__(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+            return np.full((len(boxes), len(TILES)), 1 / len(TILES), np.float32)
+
+    bank = CropBank.from_source(tmp_path, "dev", Reader())  # type: ignore[arg-type]
+    assert {code: len(bank.crops[code]) for code in ("5f", "7f", "8f")} == {"5f": 1, "7f": 2, "8f": 1}
+
+
 def test_a_bank_without_a_face_is_refused() -> None:
     with pytest.raises(ValueError, match="no crop of 1m"):
         CropBank({t.code: [np.zeros((4, 3, 3), np.uint8)] for t in (*PLAYABLE[1:], BACK)})
 
 
 def test_the_measure_reads_true_boxes_per_convention(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _bank().save(tmp_path / "composed-test.npz")
+    _bank().save(tmp_path / f"composed-test-v{BANK_VERSION}.npz")
     assert measure.main(["--n", "6", "--boxes", "--cache", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["n"] == 6 and 0.5 <= report["grouped"] <= 1.0
