@@ -4,9 +4,9 @@ With a hand's tile count, the detector's runner-up faces of the reading's doubtf
 are tried, and the most plausible winning reading that gives up the least confidence is taken. With one tile
 too many, the reading without one of its unsure tiles (under `vision.readings.STRAY`) is tried the same way: a
 box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
-reason then. Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds
-keeps the row from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one
-at a time. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
+reason then, beside a doubtful tile read as its runner-up (a kong's tile misread makes a tile too many of it).
+Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds keeps the row
+from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
 1, each unit of confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered
 does not turn a hand that is no win into one. A flower read twice (a set has one of each) whose less sure copy
 has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
@@ -145,7 +145,8 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     where the reading is as plausible so). When it is no winning hand: with a hand's tile count, the
     best winning reading with one or two doubtful tiles read as their runner-up; with one tile too
     many, the best winning reading without one unsure tile (a box where there is no tile) or with a
-    doubtful tile read as its runner-up flower or a tile lying among the flowers read as a flower no tile is
+    doubtful tile read as its runner-up (a flower read as a tile; a kong's tile misread, which leaves the kong's other
+    three one tile too many) or a tile lying among the flowers read as a flower no tile is
     (`among_flowers`: a flower read as a tile of the hand). A flower read as
     one the hand already has counts as doubtful whatever its margin (each flower is in a set once). A
     valid hand as read competes with the mended readings (listed first, it wins a tie). With tiles missing from
@@ -187,7 +188,8 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
             if corrected is not None:
                 given_up = float(detections.confidence[i])
                 options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, stray=i)))
-        swaps = [(i,) for i in unsure_faces if TILES[detections.runner_up[i]].is_bonus]  # a flower read as a tile
+        # a flower read as a tile, or a kong's tile misread: its face is then one too many beside the other three
+        swaps = [(i,) for i in unsure_faces]
         beside = [i for i in among_flowers(reader) if i in c.head and (i,) not in swaps]  # ... lying among them
         detections, beside = _as_flowers(detections, beside, reader.faces)
         swaps += [(i,) for i in beside]

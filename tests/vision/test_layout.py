@@ -133,6 +133,17 @@ def test_a_misread_tile_that_leaves_no_reading_at_all_is_swapped() -> None:
     assert any(d.kind == "assumed" and d.tiles == (k,) and "runner-up E" in d.message for d in reading.doubts)
 
 
+def test_a_misread_kong_tile_that_leaves_one_tile_too_many_is_swapped() -> None:
+    """A kong laid on the standing tiles' line, one of its tiles read as another face: with no kong, its four tiles
+    are a tile too many for a hand of standing tiles, and no box is unsure enough to be a stray; the doubtful tile's
+    runner-up makes the kong, and the win."""
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p | 4s 4s~ 4s 4s"))
+    k = len(truth) - 1
+    reading = read_hand(misread(truth, k, "6s", 0.39, 0.25))
+    assert reading.hand is not None and format_hand(reading.hand) == "[4444s,2]123456789m9p9p"
+    assert any(d.kind == "assumed" and d.tiles == (k,) and "runner-up 4s" in d.message for d in reading.doubts)
+
+
 @pytest.mark.parametrize(("confidence", "left_out"), [(0.1, True), (0.9, False)])
 def test_an_unsure_tile_too_many_is_left_out_as_a_stray_box(confidence: float, left_out: bool) -> None:
     truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s 7s"))
