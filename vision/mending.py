@@ -6,9 +6,10 @@ too many, the reading without one of its unsure tiles (under `vision.readings.ST
 box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
 reason then, beside a doubtful tile read as its runner-up (a kong's tile misread makes a tile too many of it).
 Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds keeps the row
-from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time. A mended reading is taken over a valid hand as read only when it is more plausible (a win counts
-1, each unit of confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered
-does not turn a hand that is no win into one. A flower read twice (a set has one of each) whose less sure copy
+from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time. A
+mended reading is taken over a valid hand as read only when it is more plausible (a win counts 1, each unit of
+confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered does not turn a hand
+that is no win into one. A flower read twice (a set has one of each) whose less sure copy
 has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
 which flower, scores).
 """
@@ -179,6 +180,9 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
     unsure_faces += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in unsure_faces
                  and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
+    # each doubtful tile as its runner-up; with one tile too many, a flower read as a tile or a kong's tile misread
+    # (the kong's other three are then one too many), with a hand's count two of them at once as well
+    swaps: list[tuple[int, ...]] = [(i,) for i in unsure_faces]
     beside: list[int] = []
     if len(c.head) == expected + 1:
         unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
@@ -188,13 +192,11 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
             if corrected is not None:
                 given_up = float(detections.confidence[i])
                 options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, stray=i)))
-        # a flower read as a tile, or a kong's tile misread: its face is then one too many beside the other three
-        swaps = [(i,) for i in unsure_faces]
-        beside = [i for i in among_flowers(reader) if i in c.head and (i,) not in swaps]  # ... lying among them
+        beside = [i for i in among_flowers(reader) if i in c.head and i not in unsure_faces]  # a flower among them
         detections, beside = _as_flowers(detections, beside, reader.faces)
         swaps += [(i,) for i in beside]
     else:
-        swaps = [(i,) for i in unsure_faces] + list(combinations(unsure_faces, 2))
+        swaps += combinations(unsure_faces, 2)
     for swap in swaps:
         option = _swap_option(Reader(detections.with_runner_up(list(swap)), reader), swap,
                               guessed=tuple(i for i in swap if i in guessed),
