@@ -68,8 +68,9 @@ class MeldReader:
     def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None,
                  stacked: dict[int, int] | None = None) -> None:
         """``same_boxes``: a reader of the same boxes read as other faces, whose geometry (rows, the
-        sideways tile of each stretch of a row, the slivers, the stacked pairs) this one shares instead of working
-        it out again. ``stacked``: the halves of boxes cut as an added kong's stacked pair (`vision.stacks`), the
+        sideways tile of each stretch of a row, the rows near each row, the slivers, the stacked pairs) this one
+        shares instead of working it out again (the mending reads a photo again for each tile it tries as another
+        face). ``stacked``: the halves of boxes cut as an added kong's stacked pair (`vision.stacks`), the
         turned tile's index to the added one's: the turned tile lies sideways by the cut's own reckoning."""
         self.det = detections
         self.stacked_on = stacked if stacked is not None else same_boxes.stacked_on if same_boxes else {}
@@ -84,6 +85,9 @@ class MeldReader:
             self.rows, self.slivers = same_boxes.rows, same_boxes.slivers
         self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
             {} if same_boxes is None else same_boxes._sideways
+        # the rows near each row (`vision.readings.Reader.near`), kept with the rest of the geometry
+        self._near: dict[tuple[tuple[int, ...], float, bool, float], list[Row]] = \
+            {} if same_boxes is None else same_boxes._near
 
     def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
         """`_find_sideways`, remembered: the partitions ask for the same stretches many times."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from statistics import median
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -78,12 +77,6 @@ class Reader(MeldReader):
     def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None,
                  stacked: dict[int, int] | None = None) -> None:
         super().__init__(detections, same_boxes, stacked)
-        # which rows lie beside which: geometry, shared with a reader of the same boxes read as other faces (the
-        # mending reads a photo again for each tile it tries as another face; a photo of a table strewn with tiles
-        # has dozens of rows, and working their pairs out again for each was most of such a photo's reading time)
-        shared = same_boxes if isinstance(same_boxes, Reader) else None
-        self._rows_beside: dict[tuple[tuple[int, ...], float, bool], list[Row]] = shared._rows_beside if shared else {}
-        self._side_rows: WeakKeyDictionary[Row, list[Row]] = shared._side_rows if shared else WeakKeyDictionary()
 
     def candidates(self, strict: bool) -> Iterator[Candidate]:
         """Every reading of the photo as a hand's parts (a valid hand or not)."""
@@ -98,7 +91,7 @@ class Reader(MeldReader):
                 ends = self._end_strays(main)
                 trimmed = _without(main, ends) if ends else None
                 cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
-                for side in (None, *[r for r in self._sides(main, oriented) if r in upright]):
+                for side in (None, *[r for r in self.near(main, flip, SIDE_ROWS) if r is not main and r in upright]):
                     yield from self._readings(main, side, flip, strict, flower_rows)
                     if trimmed is not None:
                         yield from (replace(c, plausibility=c.plausibility - cost)
@@ -110,14 +103,6 @@ class Reader(MeldReader):
                         spaced = int((side.gaps > SPACE).sum() + (main.gaps > SPACE).sum())
                         joined = self._readings(_joined(side, main), None, flip, strict, flower_rows)
                         yield from (replace(c, plausibility=c.plausibility - SPACED * spaced) for c in joined)
-
-    def _sides(self, main: Row, oriented: list[Row]) -> list[Row]:
-        """The rows of ``oriented`` (the rows read as ``main`` is) whose line lies within `SIDE_ROWS` of ``main``'s,
-        which may hold its melds: kept per row object."""
-        kept = self._side_rows.get(main)
-        if kept is None:
-            kept = self._side_rows[main] = [r for r in oriented if r is not main and _adjacent(main, r, SIDE_ROWS)]
-        return kept
 
     def _end_strays(self, row: Row) -> list[int]:
         """Positions at either end of a row that may not be the hand's: face-down tiles of a row with face-up
@@ -159,7 +144,7 @@ class Reader(MeldReader):
         if flip:
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's
-        near = [r for r in flower_rows if r in self._beside(main, flip)  # the hand's own, not discards
+        near = [r for r in flower_rows if r in self.near(main, flip, FLOWER_ROWS)  # the hand's own, not discards
                 and max(self.det.confidence[i] for i in r.tiles) >= STRAY  # nor tiles of a heap misread
                 and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
@@ -199,19 +184,19 @@ class Reader(MeldReader):
         that a reading of ``main``, ``side`` and the flower rows ``near`` leaves out (a tile stacked on a meld's
         may be among them: the reading's melds tell)."""
         used = {*main.tiles, *(side.tiles if side else ()), *(i for r in near for i in r.tiles)}
-        return {i for r in self._beside(main, flip) if not used & set(r.tiles)
+        return {i for r in self.near(main, flip, FLOWER_ROWS) if not used & set(r.tiles)
                 for i in r.tiles if self.faces[i] is not BACK and self.det.confidence[i] >= STRAY}
 
-    def _beside(self, main: Row, flip: bool) -> list[Row]:
-        """The rows, read ``flip``-ped as ``main`` is, whose line lies within `FLOWER_ROWS` of ``main``'s: kept by
-        ``main``'s tiles and line (its tiles' widths are the rows' own, its line its direction's: a row read without
-        an end tile or joined to another is made again for each reading, with the same tiles), since every reading
-        of ``main`` beside each other row asks."""
-        key = (main.tiles, main.across, flip)
-        kept = self._rows_beside.get(key)
+    def near(self, main: Row, flip: bool, reach: float) -> list[Row]:
+        """The photo's rows, read ``flip``-ped as ``main`` is, whose line lies within ``reach`` tile widths of
+        ``main``'s (``main`` among them), kept with the geometry by ``main``'s tiles and line: a row read without
+        an end tile or joined to another is made again for each reading, with the same tiles, and every reading
+        of ``main`` beside each other row asks (on a table strewn with tiles, dozens of rows)."""
+        key = (main.tiles, main.across, flip, reach)
+        kept = self._near.get(key)
         if kept is None:
-            oriented = (r.reversed if flip else r for r in self.rows)
-            kept = self._rows_beside[key] = [r for r in oriented if _adjacent(main, r, FLOWER_ROWS)]
+            kept = self._near[key] = [r for r in (r.reversed if flip else r for r in self.rows)
+                                      if _adjacent(main, r, reach)]
         return kept
 
     def _head_value(self, row: Row, head_len: int) -> float:
