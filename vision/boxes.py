@@ -17,7 +17,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.faces import window
+from vision.faces import shrunk, window
 from vision.onnxmodel import PAD_VALUE, OnnxModel, to_blob
 
 MARGIN = 0.35  # of the box's width (height), seen beyond its left and right (top and bottom) edges
@@ -60,13 +60,19 @@ def turned_edges(edges: np.ndarray, turns: int) -> np.ndarray:
 def region_view(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     """The region of ``box`` (`regions`) warped to a ``size`` square, grey beyond the photo: the region's
     left edge on the view's left edge, its right on the right, whatever the scale. A region more than twice the
-    view's side is shrunk by area first, so a 12-MP photo's tile does not alias."""
+    view's side is shrunk by area to twice the view's first, so a 12-MP photo's tile does not alias: a region four
+    times the view or more by a whole factor before that (`vision.faces.shrunk`, the window grown to a multiple of
+    it), as area resampling by any other factor costs in proportion to the pixels it starts from."""
     rx, ry, rw, rh = (float(v) for v in regions(box)[0])
     sx, sy = size / rw, size / rh
     if min(sx, sy) < 0.5:
         x0, y0, x1, y1 = math.floor(rx), math.floor(ry), math.ceil(rx + rw), math.ceil(ry + rh)
+        kx, ky = max(1, int(0.5 / sx)), max(1, int(0.5 / sy))
+        x1, y1 = x0 + -(-(x1 - x0) // kx) * kx, y0 + -(-(y1 - y0) // ky) * ky
         new_w, new_h = max(1, round((x1 - x0) * sx * 2)), max(1, round((y1 - y0) * sy * 2))
-        image = cv2.resize(window(image, x0, y0, x1, y1), (new_w, new_h), interpolation=cv2.INTER_AREA)
+        image = window(image, x0, y0, x1, y1)
+        image = cv2.resize(shrunk(image, kx, ky) if max(kx, ky) > 1 else image, (new_w, new_h),
+                           interpolation=cv2.INTER_AREA)
         kx, ky = new_w / (x1 - x0), new_h / (y1 - y0)
         matrix = np.array([[sx / kx, 0, (x0 - rx) * sx], [0, sy / ky, (y0 - ry) * sy]], np.float32)
     else:

@@ -92,13 +92,32 @@ def window(image: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
     return patch
 
 
+def shrunk(patch: np.ndarray, kx: int, ky: int) -> np.ndarray:
+    """``patch`` (its sides multiples of ``kx`` and ``ky``) shrunk by those whole factors, each pixel the mean of
+    the ``kx`` × ``ky`` it replaces. Why: OpenCV's area resampling by a whole factor is a plain box average (a
+    window of 200 pixels to 100: 11 µs), where by any other factor it costs in proportion to the pixels it starts
+    from (the same window to 96: 189 µs); a large shrink made by a whole factor first leaves the rest, under 2 to
+    1, to start from a quarter of the pixels or fewer."""
+    height, width = patch.shape[:2]
+    return cv2.resize(patch, (width // kx, height // ky), interpolation=cv2.INTER_AREA)
+
+
 def square_crop(image: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
     """The square window of ``side`` pixels centred at (cx, cy), resized to ``size``×``size``; parts
-    outside the image are grey. Area interpolation when shrinking, so a 12-MP tile does not alias."""
+    outside the image are grey. Shrunk by area, so a 12-MP tile does not alias; a window of twice the crop or
+    more by its whole factor first (`shrunk`; the window grown to a multiple of it, by under two of the crop's
+    pixels, keeping its parity so that a window centred on a pixel edge stays so)."""
     x0, y0 = round(cx - side / 2), round(cy - side / 2)
     s = max(1, round(side))
+    whole = s // size
+    if whole >= 2:
+        grown = -(-s // whole) * whole
+        grown += whole if (grown - s) % 2 and whole % 2 else 0
+        x0, y0, s = x0 - (grown - s) // 2, y0 - (grown - s) // 2, grown
     patch = window(image, x0, y0, x0 + s, y0 + s)
-    interpolation = cv2.INTER_AREA if s > size else cv2.INTER_LINEAR
+    if whole >= 2:
+        patch = shrunk(patch, whole, whole)
+    interpolation = cv2.INTER_AREA if patch.shape[0] > size else cv2.INTER_LINEAR
     return cv2.resize(patch, (size, size), interpolation=interpolation)
 
 

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -17,7 +18,9 @@ from vision.faces import (
     crop_window,
     face_model_path,
     reader_paths,
+    shrunk,
     square_crop,
+    window,
 )
 from vision.onnxmodel import to_blob
 
@@ -48,6 +51,24 @@ def test_square_crop_shrinks_without_aliasing() -> None:
     stripes[:, ::2] = 255  # one-pixel stripes: nearest-pixel sampling would give pure black or white
     crop = square_crop(stripes, 200, 200, 400, 40)
     assert np.abs(crop.astype(int) - 127).max() <= 2
+
+
+def test_shrunk_averages_whole_blocks() -> None:
+    patch = np.arange(4 * 6 * 3, dtype=np.uint8).reshape(4, 6, 3)
+    small = shrunk(patch, 3, 2)  # 3 columns and 2 rows to a pixel
+    assert small.shape == (2, 2, 3)
+    assert (small[1, 0] == np.round(patch[2:4, 0:3].reshape(-1, 3).mean(axis=0))).all()
+
+
+@pytest.mark.parametrize(("side", "size"), [(97.0, 48), (333.0, 48), (1000.0, 48), (250.4, 96)])
+def test_a_window_shrunk_in_two_steps_is_the_picture_one_area_resize_gives(side: float, size: int) -> None:
+    """Twice the crop or more, the window is shrunk by a whole factor first (grown to a multiple of it): the crop
+    is the single area resize's picture, to a few grey levels at the edges the growing adds."""
+    blurred = cv2.GaussianBlur(np.random.default_rng(3).integers(0, 256, (700, 700, 3), np.uint8), (0, 0), 4)
+    x0, s = round(350.3 - side / 2), round(side)
+    once = cv2.resize(window(blurred, x0, x0, x0 + s, x0 + s), (size, size), interpolation=cv2.INTER_AREA)
+    difference = np.abs(square_crop(blurred, 350.3, 350.3, side, size).astype(int) - once)
+    assert difference.mean() < 1.5 and difference.max() <= 8
 
 
 def test_blob_is_rgb_channels_first_in_unit_range() -> None:
