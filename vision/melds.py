@@ -10,6 +10,7 @@ kong. The readings that split a row into melds are weighed in `vision.readings`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -107,21 +108,26 @@ class MeldReader:
         spacing = row.spacing(start, stop)
         n = stop - start
 
+        # on plain floats: a partition asks this of every stretch of three or four tiles it tries, and numpy's cost
+        # per call on so few numbers outweighs the arithmetic
         def error(j: int | None) -> float:
-            width = np.where(np.arange(n) == j, SIDEWAYS_ASPECT, 1.0)
-            return float(((spacing - (width[:-1] + width[1:]) / 2) ** 2).sum())
+            total = 0.0
+            for k, distance in enumerate(spacing):
+                off = distance - ((SIDEWAYS_ASPECT if k == j else 1.0) + (SIDEWAYS_ASPECT if k + 1 == j else 1.0)) / 2
+                total += off * off
+            return total
 
-        errors = np.array([error(j) for j in range(n)])
-        evidence = row.sideways[start:stop]
-        if not np.isnan(evidence).any():  # the boxes decide; the spacing breaks near-ties
-            j = int((evidence - SPACING_WEIGHT * errors).argmax())
-            quality = min(float(evidence[j]), 0.6) / 0.6 - (UNTURNED if evidence[j] < SIDEWAYS else 0.0)
-            top = np.sort(evidence)[::-1]
-            margin = top[0] - top[1] if len(top) > 1 else np.inf
+        errors = [error(j) for j in range(n)]
+        evidence = row.turns[start:stop]
+        if not any(map(math.isnan, evidence)):  # the boxes decide; the spacing breaks near-ties
+            j = max(range(n), key=lambda k: evidence[k] - SPACING_WEIGHT * errors[k])
+            quality = min(evidence[j], 0.6) / 0.6 - (UNTURNED if evidence[j] < SIDEWAYS else 0.0)
+            top = sorted(evidence, reverse=True)
+            margin = top[0] - top[1] if n > 1 else math.inf
             shown = evidence[j] >= SIDEWAYS or (evidence[j] >= SHOWN and margin >= SHOWN_MARGIN)
             return (j if shown else None), quality
-        j = int(errors.argmin())
-        gain = float(np.clip((error(None) - errors[j]) / 0.054, 0, 1))  # 1: spaced as one sideways tile
+        j = min(range(n), key=errors.__getitem__)
+        gain = min(max((error(None) - errors[j]) / 0.054, 0.0), 1.0)  # 1: spaced as one sideways tile
         return (j if gain >= SHOWN_BY_SPACING else None), 0.5 * gain
 
     def _stacked(self, index: int, face: Tile, used: set[int]) -> int | None:
@@ -139,8 +145,7 @@ class MeldReader:
         idx = row.tiles[start:stop]
         faces = [self.faces[i] for i in idx]
         n = len(idx)
-        inner = row.gaps[start:stop - 1]
-        tight = -float(np.clip(inner - 0.1, 0, None).sum()) * 2
+        tight = -sum([max(gap - 0.1, 0.0) for gap in row.free[start:stop - 1]]) * 2
         if any(f is BACK for f in faces):
             up = {f for f in faces if f is not BACK}
             if n != 4 or len(up) > 1:

@@ -58,10 +58,26 @@ class Row:
         rows of every reading, is taken on these without numpy's per-call cost."""
         return tuple(float(u) for u in self.unit)
 
-    def spacing(self, start: int, stop: int) -> np.ndarray:
-        """Centre distances between consecutive tiles ``start..stop-1``, in local tile widths."""
-        d = np.diff(self.along[start:stop])
-        return d / ((self.unit[start:stop - 1] + self.unit[start + 1:stop]) / 2)
+    @cached_property
+    def free(self) -> tuple[float, ...]:
+        """``gaps`` as plain floats, for the melds' arithmetic on a few of them at a time (`vision.melds`)."""
+        return tuple(float(g) for g in self.gaps)
+
+    @cached_property
+    def turns(self) -> tuple[float, ...]:
+        """``sideways`` as plain floats (`vision.melds`)."""
+        return tuple(float(t) for t in self.sideways)
+
+    @cached_property
+    def positions(self) -> tuple[float, ...]:
+        """``along`` as plain floats (`spacing`)."""
+        return tuple(float(a) for a in self.along)
+
+    def spacing(self, start: int, stop: int) -> list[float]:
+        """Centre distances between consecutive tiles ``start..stop-1``, in local tile widths: on plain floats, as
+        a partition asks it of every stretch of three or four tiles it tries."""
+        along, unit = self.positions, self.widths
+        return [(along[k + 1] - along[k]) / ((unit[k] + unit[k + 1]) / 2) for k in range(start, stop - 1)]
 
 
 def _doubled_angle(vectors: np.ndarray) -> np.ndarray:
