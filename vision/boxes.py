@@ -67,12 +67,13 @@ def region_view(image: np.ndarray, box: np.ndarray, size: int) -> np.ndarray:
     sx, sy = size / rw, size / rh
     if min(sx, sy) < 0.5:
         x0, y0, x1, y1 = math.floor(rx), math.floor(ry), math.ceil(rx + rw), math.ceil(ry + rh)
-        kx, ky = max(1, int(0.5 / sx)), max(1, int(0.5 / sy))
-        x1, y1 = x0 + -(-(x1 - x0) // kx) * kx, y0 + -(-(y1 - y0) // ky) * ky
+        whole_x, whole_y = max(1, int(0.5 / sx)), max(1, int(0.5 / sy))
+        x1, y1 = x0 + -(-(x1 - x0) // whole_x) * whole_x, y0 + -(-(y1 - y0) // whole_y) * whole_y
         new_w, new_h = max(1, round((x1 - x0) * sx * 2)), max(1, round((y1 - y0) * sy * 2))
         image = window(image, x0, y0, x1, y1)
-        image = cv2.resize(shrunk(image, kx, ky) if max(kx, ky) > 1 else image, (new_w, new_h),
-                           interpolation=cv2.INTER_AREA)
+        if max(whole_x, whole_y) > 1:
+            image = shrunk(image, whole_x, whole_y)
+        image = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_AREA)
         kx, ky = new_w / (x1 - x0), new_h / (y1 - y0)
         matrix = np.array([[sx / kx, 0, (x0 - rx) * sx], [0, sy / ky, (y0 - ry) * sy]], np.float32)
     else:

@@ -80,9 +80,11 @@ class MeldReader:
         self.size = np.sqrt(wh.prod(axis=1))
         if same_boxes is None:
             self.rows = find_rows(detections)
-            self.slivers = {i for row in self.rows if len(row.tiles) >= 3
-                            for bound in (SLIVER * float(np.median(self.size[list(row.tiles)])),)
-                            for i in row.tiles if self.size[i] < bound}
+            self.slivers: set[int] = set()
+            for row in self.rows:
+                if len(row.tiles) >= 3:
+                    bound = SLIVER * float(np.median(self.size[list(row.tiles)]))
+                    self.slivers.update(i for i in row.tiles if self.size[i] < bound)
         else:
             self.rows, self.slivers = same_boxes.rows, same_boxes.slivers
         self._sideways: dict[tuple[tuple[int, ...], int, int], tuple[int, float]] = \
