@@ -15,6 +15,7 @@ The crops are split by source photo into ``dev`` (for choosing constants) and ``
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -33,13 +34,19 @@ OVERLAP = 0.05  # a crop's box shares less than this share of its area with any 
 UPRIGHT = (0.95, 1.8)  # height over width of a box that shows an upright tile's face
 MIN_CROP = 18  # pixels: narrower boxes are too blurred to stand for a tile
 SPLITS = ("dev", "test")
-BANK_VERSION = 2  # of what a split's crops are (`CropBank.from_source`): cached banks of another version are cut again
+SIDES = Path(__file__).with_name("composed_sides.json")  # which crops each split keeps mirrored, as the face reader
+# chose once (commit b631c3d): it tells a crop from its mirror image by a hair or not at all (0.94 against 0.943 for a
+# 3m), so its choice drifted with any change to its crops, and the measure with it (20 of the dev half's 869 crops
+# after `a15382a`)
+BANK_VERSION = 3  # of what a split's crops are (`CropBank.from_source`): cached banks of another version are cut again
 LABEL_FIXES: dict[tuple[str, int], str | None] = {
     # (label file's stem, row): the face the tile shows, None where its label is wrong and its face unsure. Checked
     # by eye in the photo; the readers were trained on these labels as they are.
     ("2aGXQnBH5SHRuF2LqyrkpYxAIOY3vY_jpg.rf.5662bf152f937a69bd6cdd8fa65f6830", 70): "7f",  # 3 秋 labelled spring
     ("393106986_330400479921277_8639035021738803631_n_jpg.rf.0ad7e1d99c0336ff3d1a5b10dde1500d", 14): None,  # one
     # of three alike tiles in a row, labelled winter: a set has one winter
+    ("421228375_228393930327701_3607711690449264464_n_jpg.rf.abbccdccdbaebd826ad212bb66cd89d3", 1): "6s",  # six
+    # sticks and the index 6 (a 6s of the same pink set beside it in the bank), labelled 9s
 }
 
 
@@ -61,19 +68,21 @@ class CropBank:
     @classmethod
     def from_source(cls, root: Path, split: str, reader: FaceReader, per_face: int = 40) -> CropBank:
         """The crops of one split, each under its label (`LABEL_FIXES` corrected). The source mirrored about half
-        its augmented copies, and a mirrored character is no tile's face: each crop is kept as is or mirrored,
+        its augmented copies, and a mirrored character is no tile's face: each crop is kept as is or mirrored, as
+        `SIDES` records for the split, and where its record is not of these crops (another count: another source),
         whichever the face reader finds likelier to be its labelled face (it only chooses the side; every crop is
         kept)."""
         if split not in SPLITS:
             raise ValueError(f"split {split!r}: one of {', '.join(SPLITS)}")
         mapping = class_map(root / "classes.tsv")
-        found: dict[str, list[np.ndarray]] = {}
+        cuts: list[tuple[str, np.ndarray]] = []
+        taken: Counter[str] = Counter()
         for label in sorted((root / "train" / "labels").glob("*.txt")):
             source = label.name.split(".rf.")[0]
             if is_held_out(source) or crop_split(source) != split:
                 continue
             rows = read_labels(label, mapping)
-            wanted = [k for k in _isolated_upright(rows) if len(found.get(TILES[int(rows[k, 0])].code, ())) < per_face]
+            wanted = [k for k in _isolated_upright(rows) if taken[TILES[int(rows[k, 0])].code] < per_face]
             image = cv2.imread(str(root / "train" / "images" / f"{label.stem}.jpg")) if wanted else None
             if image is None:
                 continue
@@ -89,7 +98,13 @@ class CropBank:
                 code = LABEL_FIXES.get((label.stem, k), TILES[int(rows[k, 0])].code)
                 if code is None or not _square_on(crop):
                     continue
-                found.setdefault(code, []).append(_unmirrored(crop, tile(code).index, reader))
+                cuts.append((code, crop.copy()))
+                taken[code] += 1
+        sides = _recorded_sides(split, len(cuts))
+        found: dict[str, list[np.ndarray]] = {}
+        for k, (code, crop) in enumerate(cuts):
+            mirrored = sides[k] if sides is not None else _mirrored(crop, tile(code).index, reader)
+            found.setdefault(code, []).append(np.ascontiguousarray(crop[:, ::-1]) if mirrored else crop)
         faces = [crop for code, crops in sorted(found.items()) for crop in crops]
         found[BACK.code] = [_back(faces[k % len(faces)], colour) for k, colour in enumerate(BACKS)]
         return cls(found)
@@ -111,12 +126,21 @@ class CropBank:
         return options[int(rng.integers(len(options)))]
 
 
-def _unmirrored(crop: np.ndarray, label: int, reader: FaceReader) -> np.ndarray:
-    """The crop or its mirror image, whichever the face reader reads likelier as ``label``."""
+def _mirrored(crop: np.ndarray, label: int, reader: FaceReader) -> bool:
+    """Whether the face reader reads the crop's mirror image likelier as ``label`` than the crop."""
     pad = cv2.copyMakeBorder(crop, 8, 8, 8, 8, cv2.BORDER_REPLICATE)
     box = np.array([[8, 8, 8 + crop.shape[1], 8 + crop.shape[0]]], np.float32)
     as_is, mirrored = (float(reader(view, box)[0, label]) for view in (pad, np.ascontiguousarray(pad[:, ::-1])))
-    return crop.copy() if as_is >= mirrored else np.ascontiguousarray(crop[:, ::-1])
+    return mirrored > as_is
+
+
+def _recorded_sides(split: str, count: int) -> list[bool] | None:
+    """`SIDES`' flags for a split's ``count`` crops, in the order `CropBank.from_source` cuts them (True: kept
+    mirrored); None where the record holds another number of crops."""
+    record = json.loads(SIDES.read_text()).get(split)
+    if record is None or record["crops"] != count:
+        return None
+    return [bit == "1" for bit in format(int(record["mirrored"], 16), f"0{count}b")[-count:]]
 
 
 BACKS = ((40, 140, 40), (160, 90, 30), (40, 190, 230), (40, 110, 230), (50, 40, 190), (150, 50, 120),

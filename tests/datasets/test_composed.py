@@ -93,6 +93,40 @@ def test_the_bank_takes_the_corrected_labels(tmp_path: Path, monkeypatch: pytest
     assert {code: len(bank.crops[code]) for code in ("5f", "7f", "8f")} == {"5f": 1, "7f": 2, "8f": 1}
 
 
+class MirrorReader:
+    """A face reader that reads every crop's mirror image likelier as its face."""
+
+    def __call__(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        x0, y0, x1, y1 = (int(v) for v in boxes[0])
+        third = (x1 - x0) // 3
+        left, right = float(image[y0:y1, x0:x0 + third].mean()), float(image[y0:y1, x1 - third:x1].mean())
+        return np.full((len(boxes), len(TILES)), 0.9 if left > right else 0.1, np.float32)
+
+
+def test_the_bank_keeps_the_recorded_sides_of_its_crops_and_asks_the_reader_of_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A crop is kept as the record of its split says, whatever the reader now reads; where the record does not
+    count the crops cut (another source), the reader sides them."""
+    faces = [t.code for t in (*PLAYABLE, *BONUS)]
+    stem = _source(tmp_path, faces)
+    photo = tmp_path / "train" / "images" / f"{stem}.jpg"
+    image = cv2.imread(str(photo))
+    for k in range(len(faces)):  # each tile with a light mark right of its middle, its rim left as it is
+        x, y = 10 + 50 * (k % 9), 10 + 60 * (k // 9)
+        image[y + 10:y + 30, x + 19:x + 25] = 220
+    cv2.imwrite(str(photo), image)
+    record = tmp_path / "sides.json"
+    monkeypatch.setattr(composed, "SIDES", record)
+
+    def lighter_right(bank: CropBank) -> set[bool]:
+        return {bool(crop[:, -9].mean() > crop[:, 8].mean()) for code in faces for crop in bank.crops[code]}
+
+    record.write_text(json.dumps({"dev": {"crops": 1, "mirrored": "0"}}))  # not these crops: the reader sides them
+    assert lighter_right(CropBank.from_source(tmp_path, "dev", MirrorReader())) == {False}  # type: ignore[arg-type]
+    record.write_text(json.dumps({"dev": {"crops": len(faces), "mirrored": "0"}}))  # none mirrored
+    assert lighter_right(CropBank.from_source(tmp_path, "dev", MirrorReader())) == {True}  # type: ignore[arg-type]
+
+
 def test_a_bank_without_a_face_is_refused() -> None:
     with pytest.raises(ValueError, match="no crop of 1m"):
         CropBank({t.code: [np.zeros((4, 3, 3), np.uint8)] for t in (*PLAYABLE[1:], BACK)})
