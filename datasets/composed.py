@@ -35,9 +35,8 @@ UPRIGHT = (0.95, 1.8)  # height over width of a box that shows an upright tile's
 MIN_CROP = 18  # pixels: narrower boxes are too blurred to stand for a tile
 SPLITS = ("dev", "test")
 SIDES = Path(__file__).with_name("composed_sides.json")  # which crops each split keeps mirrored, as the face reader
-# chose once (commit b631c3d): it tells a crop from its mirror image by a hair or not at all (0.94 against 0.943 for a
-# 3m), so its choice drifted with any change to its crops, and the measure with it (20 of the dev half's 869 crops
-# after `a15382a`)
+# chose them once: it tells most crops from their mirror image by a hair, so a choice made again drifts with any change
+# to its crops, and the measure with it
 BANK_VERSION = 3  # of what a split's crops are (`CropBank.from_source`): cached banks of another version are cut again
 LABEL_FIXES: dict[tuple[str, int], str | None] = {
     # (label file's stem, row): the face the tile shows, None where its label is wrong and its face unsure. Checked
@@ -137,10 +136,8 @@ def _mirrored(crop: np.ndarray, label: int, reader: FaceReader) -> bool:
 def _recorded_sides(split: str, count: int) -> list[bool] | None:
     """`SIDES`' flags for a split's ``count`` crops, in the order `CropBank.from_source` cuts them (True: kept
     mirrored); None where the record holds another number of crops."""
-    record = json.loads(SIDES.read_text()).get(split)
-    if record is None or record["crops"] != count:
-        return None
-    return [bit == "1" for bit in format(int(record["mirrored"], 16), f"0{count}b")[-count:]]
+    flags = json.loads(SIDES.read_text()).get(split, "")
+    return [flag == "1" for flag in flags] if len(flags) == count else None
 
 
 BACKS = ((40, 140, 40), (160, 90, 30), (40, 190, 230), (40, 110, 230), (50, 40, 190), (150, 50, 120),

@@ -108,11 +108,9 @@ class MeldReader:
         spacing may still name its neighbour (measured: naming the standout alone loses a rendered scene).
         Near 45° only the spacing of centres can tell (a sideways tile pushes its neighbours away), too
         weakly to rule a meld out."""
-        spacing = row.spacing(start, stop)
+        spacing = row.spacing(start, stop)  # plain floats, as the rest (`Row.plain`)
         n = stop - start
 
-        # on plain floats: a partition asks this of every stretch of three or four tiles it tries, and numpy's cost
-        # per call on so few numbers outweighs the arithmetic
         def error(j: int | None) -> float:
             total = 0.0
             for k, distance in enumerate(spacing):
@@ -121,7 +119,7 @@ class MeldReader:
             return total
 
         errors = [error(j) for j in range(n)]
-        evidence = row.turns[start:stop]
+        evidence = row.plain.sideways[start:stop]
         if not any(map(math.isnan, evidence)):  # the boxes decide; the spacing breaks near-ties
             j = max(range(n), key=lambda k: evidence[k] - SPACING_WEIGHT * errors[k])
             quality = min(evidence[j], 0.6) / 0.6 - (UNTURNED if evidence[j] < SIDEWAYS else 0.0)
@@ -148,7 +146,7 @@ class MeldReader:
         idx = row.tiles[start:stop]
         faces = [self.faces[i] for i in idx]
         n = len(idx)
-        tight = -sum([max(gap - 0.1, 0.0) for gap in row.free[start:stop - 1]]) * 2
+        tight = -sum([max(gap - 0.1, 0.0) for gap in row.plain.gaps[start:stop - 1]]) * 2
         if any(f is BACK for f in faces):
             up = {f for f in faces if f is not BACK}
             if n != 4 or len(up) > 1:

@@ -289,7 +289,7 @@ def _upright(row: Row) -> bool:
 def _adjacent(first: Row, second: Row, reach: float = ADJACENT_ROWS) -> bool:
     """Whether two rows lie one just behind the other (a hand's standing tiles in two rows), not apart
     on the table (a discard, another player's tiles); ``reach``: tile widths between their lines, at most."""
-    width = median((*first.widths, *second.widths))
+    width = median((*first.plain.unit, *second.plain.unit))
     return abs(first.across - second.across) < reach * width
 
 

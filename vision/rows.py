@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
@@ -29,6 +30,15 @@ LINK_ACROSS = 0.5  # ... nor those offset across the row by more than this share
 STACKED = 0.6  # overlap along a row (tile widths) over which one of two tiles lies on the other
 STACKED_OFF = 0.3  # ... and the two lie this many tile widths apart across the row
 SIDEWAYS_ASPECT = 1.33  # a tile's depth over its width, for the spacing model of sideways tiles
+
+
+class PlainRow(NamedTuple):
+    """A `Row`'s per-tile arrays as plain floats (`Row.plain`)."""
+
+    along: tuple[float, ...]
+    unit: tuple[float, ...]
+    gaps: tuple[float, ...]
+    sideways: tuple[float, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,30 +63,15 @@ class Row:
                    self.sideways[::-1])
 
     @cached_property
-    def widths(self) -> tuple[float, ...]:
-        """``unit`` as plain floats: the median over two rows' tiles (`statistics.median`), asked for every pair of
-        rows of every reading, is taken on these without numpy's per-call cost."""
-        return tuple(float(u) for u in self.unit)
-
-    @cached_property
-    def free(self) -> tuple[float, ...]:
-        """``gaps`` as plain floats, for the melds' arithmetic on a few of them at a time (`vision.melds`)."""
-        return tuple(float(g) for g in self.gaps)
-
-    @cached_property
-    def turns(self) -> tuple[float, ...]:
-        """``sideways`` as plain floats (`vision.melds`)."""
-        return tuple(float(t) for t in self.sideways)
-
-    @cached_property
-    def positions(self) -> tuple[float, ...]:
-        """``along`` as plain floats (`spacing`)."""
-        return tuple(float(a) for a in self.along)
+    def plain(self) -> PlainRow:
+        """The per-tile arrays as tuples of plain floats: the layout's arithmetic takes three or four of them at a
+        time for every stretch and pair of rows it tries, where numpy's cost per call outweighs the arithmetic."""
+        return PlainRow(*(tuple(a.tolist()) for a in (self.along, self.unit, self.gaps, self.sideways)))
 
     def spacing(self, start: int, stop: int) -> list[float]:
         """Centre distances between consecutive tiles ``start..stop-1``, in local tile widths: on plain floats, as
         a partition asks it of every stretch of three or four tiles it tries."""
-        along, unit = self.positions, self.widths
+        along, unit = self.plain.along, self.plain.unit
         return [(along[k + 1] - along[k]) / ((unit[k] + unit[k + 1]) / 2) for k in range(start, stop - 1)]
 
 

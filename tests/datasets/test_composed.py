@@ -121,9 +121,9 @@ def test_the_bank_keeps_the_recorded_sides_of_its_crops_and_asks_the_reader_of_o
     def lighter_right(bank: CropBank) -> set[bool]:
         return {bool(crop[:, -9].mean() > crop[:, 8].mean()) for code in faces for crop in bank.crops[code]}
 
-    record.write_text(json.dumps({"dev": {"crops": 1, "mirrored": "0"}}))  # not these crops: the reader sides them
+    record.write_text(json.dumps({"dev": "0"}))  # not these crops: the reader sides them
     assert lighter_right(CropBank.from_source(tmp_path, "dev", MirrorReader())) == {False}  # type: ignore[arg-type]
-    record.write_text(json.dumps({"dev": {"crops": len(faces), "mirrored": "0"}}))  # none mirrored
+    record.write_text(json.dumps({"dev": "0" * len(faces)}))  # none mirrored
     assert lighter_right(CropBank.from_source(tmp_path, "dev", MirrorReader())) == {True}  # type: ignore[arg-type]
 
 
