@@ -33,6 +33,7 @@ from vision.stacks import split_pairs
 __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "TileGroup", "read_hand"]
 
 FACE_DOWN = "a concealed kong lies all face down"  # how its doubt begins (`face_down_doubt`)
+WIN_NOT_APART = "the winning tile is not set apart"  # how the doubt on a winning tile taken by its place begins
 STACKED_GAIN = 1.3  # plausibility a reading with a box cut into a stacked pair (`vision.stacks`) must gain over a
 # complete reading without: the pair shows its meld's turned tile (a meld's quality about +1, against -1 with none
 # turned), where a tile's box that is merely larger than its neighbours' (a tilted photo, the photo's edge) gains
@@ -127,8 +128,8 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("assumed", c.head, "nothing shows the player's left (no flowers, melds, sorted "
                                 "tiles or winning tile set apart): read as photographed, left to right"))
         if not c.win_apart and overrides.win_tile is None:
-            doubts.append(Doubt("assumed", c.head[-1:], "the winning tile is not set apart: took the rightmost "
-                                "standing tile (override the winning tile if it was another)"))
+            doubts.append(Doubt("assumed", c.head[-1:], f"{WIN_NOT_APART}: took the rightmost standing tile "
+                                "(override the winning tile if it was another)"))
         meld_doubts = []  # what the melds given answer
         for m in c.melds:
             if not m.sideways_shown:

@@ -18,7 +18,7 @@ from statistics import median
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
-from scoring.tiles import BACK, PLAYABLE
+from scoring.tiles import BACK, PLAYABLE, TILES
 from vision.detections import TileDetections
 from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
 from vision.rows import Row
@@ -145,7 +145,7 @@ class Reader(MeldReader):
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's
         near = [r for r in flower_rows if r in self.near(main, flip, FLOWER_ROWS)  # the hand's own, not discards
-                and max(self.det.confidence[i] for i in r.tiles) >= STRAY  # nor tiles of a heap misread
+                and max(self._flower_confidence(i) for i in r.tiles) >= STRAY  # nor tiles of a heap misread
                 and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         beside = self._left_out(main, side, near, flip)
@@ -178,6 +178,14 @@ class Reader(MeldReader):
                     win_apart = head_len >= 2 and float(standing.gaps[head_len - 2]) > APART
                     total -= LEFT_OUT * len(beside.difference(*(m.group.tiles for m in (*melds, *side_melds))))
                     yield Candidate(total, flowers, head, consistent((*melds, *side_melds)), win_apart, flip)
+
+    def _flower_confidence(self, i: int) -> float:
+        """How sure the reading is that tile ``i`` is a flower or a season: its face's confidence, and its
+        runner-up's too where that is another flower (which flower it is changes no score, and the flowers of a
+        set drawn in its own hand split their confidence between them)."""
+        runner_up = int(self.det.runner_up[i])
+        shared = runner_up >= 0 and TILES[runner_up].is_bonus
+        return float(self.det.confidence[i]) + (float(self.det.runner_up_confidence[i]) if shared else 0.0)
 
     def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:
         """Tiles read surely (face up, `STRAY` or more) in rows beside ``main`` (read ``flip``-ped, as it is)

@@ -1,8 +1,8 @@
 """How well hands with melds are read end to end, per layout convention, on photos composed from real
 tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly (a kong shown all face down: its face aside), scored as the
-true hand (the fans and the total), and scored so once the kongs the reading doubts are corrected as their
-doubts ask (a kong shown all face down: its face; one shown face up with no tile turned: claimed or concealed).
-The issue names these as what a photo cannot tell.
+true hand (the fans and the total), and scored so once what the reading doubts is corrected as its doubts ask
+(a kong shown all face down: its face; one shown face up with no tile turned: claimed or concealed; a winning
+tile not set apart: which it is). The issue names these as what a photo cannot tell.
 
     uv run python -m models.measure.melds --n 200 --split test
 
@@ -29,6 +29,7 @@ from scoring.tiles import BACK, tile
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.faces import FaceReader, default_face_model_path
+from vision.layout import WIN_NOT_APART
 from vision.scan import ScanResult, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,9 +77,12 @@ def _points(hand: Hand) -> tuple[object, ...]:
 
 def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
     """The hand read with each kong a doubt names replaced by the true kong of its face (a kong read all face
-    down: the next true concealed kong), as the user answers the doubt; other melds as read."""
+    down: the next true concealed kong), and the true winning tile where a doubt names the one taken (a winning
+    tile not set apart) and it stands among the tiles read, as the user answers those doubts; other melds as read."""
     assert result.hand is not None
     doubted = [set(d.tiles) for d in result.doubts if d.kind == "assumed"]
+    win_doubted = any(d.kind == "assumed" and d.message.startswith(WIN_NOT_APART)
+                      for d in result.doubts)
     groups = [g for g in result.groups if g.role == "meld"]
     faces_down = iter(m for m in truth.melds if m.concealed)
     melds = []
@@ -88,7 +92,12 @@ def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
             same = [m for m in truth.melds if m.kind is MeldKind.KONG and m.tiles[0] == meld.tiles[0]]
             meld = next(faces_down, meld) if backs else (same[0] if same else meld)
         melds.append(meld)
-    return replace(result.hand, melds=tuple(melds))
+    hand = replace(result.hand, melds=tuple(melds))
+    standing = [*hand.concealed, hand.win_tile]
+    if win_doubted and truth.win_tile in standing:
+        standing.remove(truth.win_tile)
+        hand = replace(hand, concealed=tuple(standing), win_tile=truth.win_tile)
+    return hand
 
 
 def conventions_of(scene: ComposedScene) -> list[str]:
@@ -135,7 +144,7 @@ def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: P
         return
     print(f"{n} scenes ({split} crops{', true boxes' if boxes else ''}): tiles exact {totals['tiles']}, "
           f"grouped exact {totals['grouped']}, scored alike {totals['scored']}, and once the doubts on kongs "
-          f"(shown all face down or face up) are answered {totals['corrected']}")
+          f"(shown all face down or face up) and on the winning tile (not set apart) are answered {totals['corrected']}")
     print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7} {'corrected':>9}")
     for c, v in sorted(per.items()):
         print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7, 9))))

@@ -140,12 +140,17 @@ def test_the_measure_reads_true_boxes_per_convention(tmp_path: Path, capsys: pyt
     assert all(0 <= v["scored"] <= 1 for v in report["conventions"].values())
 
 
-def test_a_kong_the_reading_doubts_counts_once_its_doubt_is_answered() -> None:
-    """A kong shown face up with nothing turned anywhere cannot be told concealed from claimed: read as claimed
-    with a doubt, it scores otherwise than the true concealed kong until the user answers that doubt; a kong
-    read with no doubt on it is never replaced."""
-    result = scan_detections(shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p | E E E E")), Situation())
-    truth = parse_hand("[EEEE]123456789m9p9p")
+@pytest.mark.parametrize(("laid", "true"), [
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p | E E E E", "[EEEE]123456789m9p9p"),
+    ("E E E 1m 2m 3m 4m 5m 6m 7m 8m 9m 9p 9p", "EEE12456789m9p9p3m"),
+])
+def test_what_the_reading_doubts_counts_once_its_doubt_is_answered(laid: str, true: str) -> None:
+    """What a photo cannot tell is read one way with a doubt, and scores otherwise than the truth until the user
+    answers that doubt: a kong shown face up with nothing turned anywhere (concealed or claimed), a winning tile not
+    set apart (taken by its place, 9p, a single wait, where the truth is 3m, a closed wait). With no doubt on it,
+    the reading stands."""
+    result = scan_detections(shoot(lay(laid)), Situation())
+    truth = parse_hand(true)
     assert result.hand is not None and measure._points(result.hand) != measure._points(truth)
     assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
     sure = replace(result, doubts=())

@@ -224,6 +224,26 @@ def test_flowers_in_a_row_of_their_own_beside_the_hand() -> None:
     assert _read([*tiles, *flowers]) == "16f123456789m9p123s9p"
 
 
+def test_a_row_of_flowers_each_unsure_which_flower_it_is_is_the_hands() -> None:
+    """Flowers of a set drawn in its own hand split the reader's confidence between them: each read under
+    `vision.readings.STRAY` but with another flower second is surely a flower, and their row is the hand's; with
+    a suit tile second, the row stays a heap's misread tiles."""
+    tiles = shoot([*lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"),
+                   *(Placed(code, 1.0 + k, -1.6 * ASPECT) for k, code in enumerate(("5f", "7f")))])
+    flowers = np.isin(tiles.class_id, [tile("5f").index, tile("7f").index])
+    confidence = np.where(flowers, 0.2, 0.9)
+
+    def read_with(second: str) -> str:
+        unsure = TileDetections(tiles.xyxy, confidence, tiles.class_id, np.where(flowers, tile(second).index, -1),
+                                np.where(flowers, 0.15, 0.0))
+        reading = read_hand(unsure)
+        assert reading.hand is not None
+        return format_hand(reading.hand)
+
+    assert read_with("8f") == "57f123456789m9p123s9p"
+    assert read_with("1s") == "123456789m9p123s9p"
+
+
 @pytest.mark.parametrize("row", [-1.9, 1.9])
 def test_a_lone_flower_in_its_own_row_a_tile_and_a_gap_away(row: float) -> None:
     """A row of flowers lies a tile's depth plus a gap of up to another depth off the hand's line, behind or
