@@ -6,8 +6,9 @@ too many, the reading without one of its unsure tiles (under `vision.readings.ST
 box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
 reason then, beside a doubtful tile read as its runner-up (a kong's tile misread makes a tile too many of it).
 Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds keeps the row
-from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time. A
-mended reading is taken over a valid hand as read only when it is more plausible (a win counts 1, each unit of
+from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time;
+where the standing tiles come up one or two short, flowers read with a tile of the hand as their runner-up are
+tried as that tile (a 1m the reader took for a season drawn in red counts with the flowers). A mended reading is taken over a valid hand as read only when it is more plausible (a win counts 1, each unit of
 confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered does not turn a hand
 that is no win into one. A flower read twice (a set has one of each) whose less sure copy
 has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
@@ -169,7 +170,7 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     c = found.candidate
     expected = HAND_TILES - 3 * len(c.melds)
     if len(c.head) not in (expected, expected + 1):  # tiles missing (a valid hand has its count): a row left out
-        return _swapped(reader, anywhere=False) or Mended(reader, found)
+        return _swapped(reader, anywhere=False) or _tiles_read_as_flowers(reader, c, expected) or Mended(reader, found)
     if found.complete:
         return Mended(reader, found)
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
@@ -222,6 +223,21 @@ def _swapped(reader: Reader, anywhere: bool) -> Mended | None:
     if not anywhere:
         readers = ((i, other) for i, other in readers if _makes_melds(reader, other, i))
     options = [o for i, other in islice(readers, MAX_DOUBTFUL) if (o := _swap_option(other, (i,))) is not None]
+    return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def _tiles_read_as_flowers(reader: Reader, c: Candidate, expected: int) -> Mended | None:
+    """The best winning reading with one or two of the flowers of ``c`` read as the tile of the hand that is their
+    runner-up, as many as the standing tiles lack: a tile the reader took for a flower (a 1m for a season drawn in
+    red) is counted with the flowers, and the standing tiles come up short by it. None when no such swap makes a
+    win."""
+    short = expected - len(c.head)
+    if not 0 < short <= 2:
+        return None
+    det = reader.det
+    tiles = [i for i in c.flowers if det.runner_up[i] >= 0 and TILES[det.runner_up[i]].is_playable]
+    options = [o for swap in combinations(tiles, short)
+               if (o := _swap_option(Reader(det.with_runner_up(list(swap)), reader), swap)) is not None]
     return max(options, key=lambda o: o[0])[1] if options else None
 
 

@@ -160,6 +160,20 @@ def test_an_unsure_tile_too_many_is_left_out_as_a_stray_box(confidence: float, l
     assert doubt.kind == "assumed" and "left out the E" in doubt.message and doubt.alternatives == ("E",)
 
 
+@pytest.mark.parametrize("misread_tiles", [(4,), (4, 10)])
+def test_tiles_of_the_hand_read_as_flowers_are_read_as_their_runner_up(misread_tiles: tuple[int, ...]) -> None:
+    """A 5m and a 5p the reader took for seasons (unsurely, the tile second) are counted with the flowers, and the
+    standing tiles come up one or two short: no hand until they are read as their runner-up."""
+    truth = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
+    read = np.isin(np.arange(len(truth)), misread_tiles)
+    reading = read_hand(TileDetections(truth.xyxy, np.where(read, 0.25, truth.confidence),
+                                       np.where(read, tile("6f").index, truth.class_id),
+                                       np.where(read, truth.class_id, -1), np.where(read, 0.1, 0.0)))
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    assert all(any(d.kind == "assumed" and d.tiles == (k,) and "runner-up" in d.message for d in reading.doubts)
+               for k in misread_tiles)
+
+
 def test_a_flower_read_as_a_tile_of_the_hand_is_read_as_its_runner_up_flower() -> None:
     truth = shoot(lay("2f 1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s"))
     reading = read_hand(misread(truth, 0, "W", 0.45, 0.30))  # 2f read as W: one tile too many
