@@ -8,7 +8,7 @@ public contract shared by the scorer, the photo pipeline, the synthetic generato
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from operator import attrgetter, eq
@@ -136,6 +136,17 @@ class Hand:
     def all_tiles(self) -> tuple[Tile, ...]:
         """Every playable tile of the hand, the winning tile included (a kong gives 4)."""
         return self.concealed + tuple([t for m in self.melds for t in m.tiles]) + (self.win_tile,)
+
+    def won_on(self, tile: Tile) -> Hand:
+        """The same tiles won on ``tile``, one of the standing tiles (the winning tile taken before stands in its
+        place): a photo whose winning tile is not set apart shows the tiles, not which came last."""
+        if tile is self.win_tile:
+            return self
+        standing = list(self.concealed)
+        if tile not in standing:
+            raise HandError(f"the winning tile {tile.code} is not among the standing tiles")
+        standing.remove(tile)
+        return replace(self, concealed=(*standing, self.win_tile), win_tile=tile)
 
     def to_json(self) -> dict[str, Any]:
         """The public Hand JSON form (see the README)."""

@@ -235,11 +235,9 @@ def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ())
         pool.remove(win)
         hand = Hand(tuple(pool), overrides.melds, win, hand.flowers, hand.flower_count)
     if overrides.win_tile is not None and overrides.win_tile is not hand.win_tile:
-        standing = list(hand.concealed)
-        if overrides.win_tile not in standing:
+        if overrides.win_tile not in hand.concealed:
             raise HandError(f"the winning tile {overrides.win_tile.code} is not among the standing tiles read")
-        standing.remove(overrides.win_tile)
-        hand = replace(hand, concealed=(*standing, hand.win_tile), win_tile=overrides.win_tile)
+        hand = hand.won_on(overrides.win_tile)
     if overrides.flowers is not None:
         flowers = hand.flowers if len(hand.flowers) <= overrides.flowers else ()
         hand = replace(hand, flowers=flowers, flower_count=overrides.flowers)

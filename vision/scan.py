@@ -24,12 +24,14 @@ from vision.detector import Detector
 from vision.facedown import likeliest_faces
 from vision.geometry import tile_size
 from vision.imagefile import Photo
-from vision.layout import CLOSE, FACE_DOWN, Doubt, LayoutReading, Overrides, TileGroup, face_down_doubt, read_hand
+from vision.layout import (CLOSE, FACE_DOWN, WIN_NOT_APART, Doubt, LayoutReading, Overrides, TileGroup, face_down_doubt,
+                           read_hand)
 from vision.melds import in_concealed_kongs
 from vision.overlaps import merge_row_doubles, vote
 from vision.rows import find_rows
 from vision.tilefaces import FaceMemory
 from vision.views import read_turned, turns_read
+from vision.winningtile import win_doubt
 
 ScanOverrides = Overrides  # the contract's name: the winning tile, the melds, the flower count
 BACK_FLOOR = 0.3  # the vote's score under which a face-down tile is dropped (other tiles: `overlaps.MIN_VOTE`)
@@ -196,4 +198,7 @@ def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:
             result = score(hand, situation)
         except HandError as exc:  # the situation contradicts the hand read
             doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
+        else:
+            doubts = tuple(win_doubt(d, hand, result.total, situation) if d.message.startswith(WIN_NOT_APART) else d
+                           for d in doubts)
     return ScanResult(reading.detections, hand, reading.groups, result, doubts, situation)

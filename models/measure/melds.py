@@ -93,11 +93,7 @@ def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
             meld = next(faces_down, meld) if backs else (same[0] if same else meld)
         melds.append(meld)
     hand = replace(result.hand, melds=tuple(melds))
-    standing = [*hand.concealed, hand.win_tile]
-    if win_doubted and truth.win_tile in standing:
-        standing.remove(truth.win_tile)
-        hand = replace(hand, concealed=tuple(standing), win_tile=truth.win_tile)
-    return hand
+    return hand.won_on(truth.win_tile) if win_doubted and truth.win_tile in hand.concealed else hand
 
 
 def conventions_of(scene: ComposedScene) -> list[str]:

@@ -1,3 +1,5 @@
+from collections import Counter
+
 import pytest
 
 from scoring import Hand, Meld, MeldKind, Situation, parse_hand
@@ -123,3 +125,12 @@ def test_bad_json_is_a_named_value_error(data, problem):
 def test_situation_json_round_trips():
     s = Situation(self_drawn=True, seat_wind=tile("W"), prevalent_wind=tile("S"), last_wall_tile=True)
     assert Situation.from_json(s.to_json()) == s
+
+
+def test_a_hand_won_on_another_standing_tile_holds_the_same_tiles() -> None:
+    hand = parse_hand("EEE123456789m9p9p")
+    other = hand.won_on(tile("3m"))
+    assert other.win_tile == tile("3m") and Counter(other.all_tiles) == Counter(hand.all_tiles)
+    assert hand.won_on(tile("9p")) is hand
+    with pytest.raises(HandError, match="5s is not among the standing tiles"):
+        hand.won_on(tile("5s"))
