@@ -6,7 +6,10 @@ tile of their face. Its area gives it away: the pair is half as large again as t
 size, the square root of its area, 1.1 times theirs or more, drawn loosely; a tile read alone stays under 1.13
 times in 99 % of rows, and a box merely large is offered cut alone too, so that it cannot keep a true pair from
 being read; a meld alone in a row of its own, in front of or behind the hand, is sized by the hand's row and
-must stand out from its own row's others too). `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
+must stand out from its own row's others too). Near 45°, where a box is as wide as it is high whichever way its tile
+lies, the pair is told by its extent across the row instead: the box's projection on the row's normal, less what a
+turned tile's length adds to it at that angle, is a turned tile's depth half as much again (`_pairs_near_diagonal`).
+`split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
 pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
 (`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
@@ -51,9 +54,26 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
     size = np.sqrt(wh.prod(axis=1))
     angle = row_direction(centres)
     along, across, posed = extents(wh, angle)
-    if not posed:  # near 45° a box tells no depth from length
-        return []
-    cut: dict[int, tuple[float, float]] = {}  # a box cut -> a turned tile's depth across its row, its row's line
+    if posed:
+        cut = _pairs_posed(detections, rows, size, along, across)
+    else:  # near 45° a box tells no depth from length
+        cut, along, across = _pairs_near_diagonal(detections, rows, wh, size, angle)
+    choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
+    kin = {i: face for row in rows for i in row.tiles
+           if i in cut and (face := _kong_face(detections, row, i)) is not None}
+    splits = []
+    for chosen in filter(None, choices):
+        faces = {i: kin[i] for i in chosen if i in kin}
+        for read_as in [{}] + ([faces] if faces else []):
+            splits.append(_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across, read_as))
+    return splits
+
+
+def _pairs_posed(detections: TileDetections, rows: list[Row], size: np.ndarray, along: np.ndarray,
+                 across: np.ndarray) -> dict[int, tuple[float, float]]:
+    """The boxes that may cover a stacked pair, where the boxes tell a tile's length along its row from its depth:
+    each with a turned tile's depth across its row and its row's line."""
+    cut: dict[int, tuple[float, float]] = {}
     known = None  # (median size, upright width, upright depth) of the longest row that tells them
     for row in sorted(rows, key=lambda r: -len(r.tiles)):
         tiles = list(row.tiles)
@@ -75,15 +95,40 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
         cut.update((i, (float(depth[i]), row.across)) for k, i in enumerate(tiles)
                    if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
                    and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
-    choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
-    kin = {i: face for row in rows for i in row.tiles
-           if i in cut and (face := _kong_face(detections, row, i)) is not None}
-    splits = []
-    for chosen in filter(None, choices):
-        faces = {i: kin[i] for i in chosen if i in kin}
-        for read_as in [{}] + ([faces] if faces else []):
-            splits.append(_cut(detections, {i: cut[i] for i in chosen}, angle, centres, along, across, read_as))
-    return splits
+    return cut
+
+
+def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.ndarray, size: np.ndarray,
+                         angle: float) -> tuple[dict[int, tuple[float, float]], np.ndarray, np.ndarray]:
+    """The boxes that may cover a stacked pair in a row near 45°, where an upright box and a turned one are alike:
+    a tile's width is its row's boxes' mean side over (1 + aspect) (|cos| + |sin|), and a box's extent across the
+    row is its projection on the row's normal less what a turned tile's length adds to it at this angle (2 |cos sin|
+    times it); a pair is as large as in `split_pairs` and that much deeper than a turned tile. With each such box's
+    turned tile's depth and its row's line, and the extents `_cut` asks for: a turned tile's length along the row and
+    the pair's depth across it."""
+    c, s = abs(np.cos(angle)), abs(np.sin(angle))
+    along, across = np.zeros(len(wh)), np.zeros(len(wh))
+    cut: dict[int, tuple[float, float]] = {}
+    known = None  # (median size, tile width) of the longest row
+    for row in sorted(rows, key=lambda r: -len(r.tiles)):
+        tiles = list(row.tiles)
+        eligible = {i for i in tiles if detections.tiles[i].is_playable}
+        if len(tiles) >= MIN_ROW:
+            width = float(np.median(wh[tiles].sum(axis=1))) / ((1 + SIDEWAYS_ASPECT) * (c + s))
+            own = float(np.median(size[tiles])), width
+            known = known or own
+        elif known is None or len(tiles) < 3:
+            continue
+        else:  # a meld alone in its row: sized by the hand's row, standing out from its own row's others
+            own = known
+            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
+        median, width = own
+        length = SIDEWAYS_ASPECT * width
+        for i in eligible:
+            deep = float(wh[i, 0] * s + wh[i, 1] * c) - 2 * c * s * length
+            if size[i] >= STACKED_PAIR * median and deep >= STACKED_PAIR * width:
+                cut[i], along[i], across[i] = (width, row.across), length, deep
+    return cut, along, across
 
 
 def _kong_face(detections: TileDetections, row: Row, box: int) -> Tile | None:

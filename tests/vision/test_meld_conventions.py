@@ -64,8 +64,10 @@ def _one_box(found: TileDetections, first: int, second: int) -> TileDetections:
     return found.with_boxes(xyxy)[keep]
 
 
-@pytest.mark.parametrize("angle", [0, 90, 200])
+@pytest.mark.parametrize("angle", [0, 40, 45, 90, 135, 200])
 def test_an_added_kong_stacked_and_boxed_as_one_tile_is_read_as_two(angle: float) -> None:
+    """At any angle: near 45° (40-50°) a box tells no tile's length from its depth, and the pair is told by its
+    extent across the row (`vision.stacks._pairs_near_diagonal`)."""
     tiles = lay(f"{STANDING} | 5p~ 5p 5p")
     turned = next(k for k, p in enumerate(tiles) if p.sideways)
     found = _one_box(shoot([*tiles, replace(tiles[turned], y=tiles[turned].y - 0.62)], angle), turned, len(tiles))
