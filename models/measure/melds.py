@@ -155,19 +155,29 @@ def _keep(folder: Path, seed: int, scene: ComposedScene, result: ScanResult) -> 
         indent=1))
 
 
-PICTURED = ("chow=left", "chow=rank", "chow=upright", "claim=shown", "claim=none", "melds_at=right", "melds_at=left",
-            "melds_at=front", "melds_at=behind", "meld_gap=touching", "meld_gap=wide", "added=stacked",
-            "added=beside", "concealed_kong=ends_down", "concealed_kong=middle_down", "concealed_kong=all_down",
-            "concealed_kong=all_up", "flowers_at=left", "flowers_at=right", "flowers_at=row", "sliver=True",
-            "rotation=sideways", "rotation=any", "white_dragon")
+PICTURED = {  # each convention pictured, in the sheet's order, with its caption there (28 characters at most)
+    "chow=left": "chow: claimed tile left", "chow=rank": "chow: claimed tile in place",
+    "chow=upright": "chow: nothing turned", "claim=shown": "pung, kong: discarder shown",
+    "claim=none": "pung, kong: nothing turned", "melds_at=right": "melds right", "melds_at=left": "melds left",
+    "melds_at=front": "melds in front", "melds_at=behind": "melds behind", "meld_gap=touching": "melds touching",
+    "meld_gap=wide": "melds far apart", "added=stacked": "added kong: stacked",
+    "added=beside": "added kong: beside", "concealed_kong=ends_down": "concealed kong: ends down",
+    "concealed_kong=middle_down": "concealed kong: middles down", "concealed_kong=all_down": "concealed kong: all down",
+    "concealed_kong=all_up": "concealed kong: all up", "flowers_at=left": "flowers left",
+    "flowers_at=right": "flowers right", "flowers_at=row": "flowers in their own row",
+    "sliver=True": "a sliver at the edge", "rotation=sideways": "photo sideways", "rotation=any": "photo at any angle",
+    "white_dragon": "blank white dragons",
+}
 PICTURE_SIDE = 560  # pixels: the long side of a documentation picture
 
 
 def pictures(folder: Path, split: str, cache: Path) -> None:
-    """One composed photo per convention (`PICTURED`), the first seed that shows it, for the documentation."""
+    """One composed photo per convention (`PICTURED`), the first seed that shows it, for the documentation, and
+    all of them on one sheet (``sheet.jpg``, in `PICTURED`'s order, each with its caption) for the README."""
     crops = bank(split, cache)
     folder.mkdir(parents=True, exist_ok=True)
     wanted, seed = set(PICTURED), 0
+    drawn: dict[str, np.ndarray] = {}
     while wanted and seed < 10_000:
         scene = compose(crops, seed)
         for convention in sorted(wanted & set(conventions_of(scene)))[:1]:  # a photo pictures one convention
@@ -177,8 +187,30 @@ def pictures(folder: Path, split: str, cache: Path) -> None:
             name = convention.replace("=", "-").replace("_", "-").lower()
             cv2.imwrite(str(folder / f"{name}.jpg"), scaled, [cv2.IMWRITE_JPEG_QUALITY, 80])
             print(f"{name}.jpg: seed {seed}, {format_hand(scene.hand)}")
+            drawn[convention] = scaled
             wanted.discard(convention)
         seed += 1
+    cv2.imwrite(str(folder / "sheet.jpg"), _sheet([(PICTURED[c], drawn[c]) for c in PICTURED if c in drawn]),
+                [cv2.IMWRITE_JPEG_QUALITY, 75])
+
+
+SHEET_COLUMNS, SHEET_CELL = 4, 280  # the sheet's pictures per row, and each one's box (pixels)
+
+
+def _sheet(captioned: list[tuple[str, np.ndarray]]) -> np.ndarray:
+    """The pictures in a grid of `SHEET_COLUMNS`, each fitted in a square cell under its caption."""
+    label = 22
+    rows = -(-len(captioned) // SHEET_COLUMNS)
+    sheet = np.full((rows * (SHEET_CELL + label), SHEET_COLUMNS * SHEET_CELL, 3), 255, np.uint8)
+    for k, (caption, image) in enumerate(captioned):
+        top, left = (k // SHEET_COLUMNS) * (SHEET_CELL + label), (k % SHEET_COLUMNS) * SHEET_CELL
+        scale = (SHEET_CELL - 8) / max(image.shape[:2])
+        fitted = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        y, x = top + label + (SHEET_CELL - fitted.shape[0]) // 2, left + (SHEET_CELL - fitted.shape[1]) // 2
+        sheet[y:y + fitted.shape[0], x:x + fitted.shape[1]] = fitted
+        cv2.putText(sheet, caption, (left + 6, top + label - 6), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                    (40, 40, 40), 1, cv2.LINE_AA)
+    return sheet
 
 
 def main(argv: list[str] | None = None) -> int:

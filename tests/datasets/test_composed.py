@@ -155,3 +155,13 @@ def test_what_the_reading_doubts_counts_once_its_doubt_is_answered(laid: str, tr
     assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
     sure = replace(result, doubts=())
     assert measure._points(measure._doubts_answered(sure, truth)) != measure._points(truth)
+
+
+def test_the_pictures_show_each_convention_and_all_of_them_on_one_sheet(tmp_path: Path) -> None:
+    _bank().save(tmp_path / f"composed-dev-v{BANK_VERSION}.npz")
+    assert measure.main(["--pictures", str(tmp_path / "out"), "--split", "dev", "--cache", str(tmp_path)]) == 0
+    names = {p.name for p in (tmp_path / "out").iterdir()}
+    assert names == {c.replace("=", "-").replace("_", "-").lower() + ".jpg" for c in measure.PICTURED} | {"sheet.jpg"}
+    sheet = cv2.imread(str(tmp_path / "out" / "sheet.jpg"))
+    rows = -(-len(measure.PICTURED) // measure.SHEET_COLUMNS)
+    assert sheet.shape[1] == measure.SHEET_COLUMNS * measure.SHEET_CELL and sheet.shape[0] > rows * measure.SHEET_CELL
