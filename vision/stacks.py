@@ -22,6 +22,8 @@ offered a second time with both halves read as that face, and the box's own face
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import numpy as np
 
 from scoring.tiles import Tile
@@ -69,31 +71,45 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
     return splits
 
 
+def _sized_rows(detections: TileDetections, rows: list[Row], size: np.ndarray,
+                sizes: Callable[[list[int]], tuple[float, ...] | None]) -> Iterator[tuple[Row, set[int], tuple[float, ...]]]:
+    """Each row with its tiles that may be a pair's box (a kong's tiles) and the sizes that ``sizes`` works out from a
+    row of `MIN_ROW` tiles or more (None: the row cannot tell them), longest row first. A shorter row of 3 or more, a
+    meld alone in its row in front of or behind the hand, takes the longest row's sizes that told them, and only a
+    box standing out from its own row's others (a row nearer the camera is larger as a whole)."""
+    known = None
+    for row in sorted(rows, key=lambda r: -len(r.tiles)):
+        tiles = list(row.tiles)
+        eligible = {i for i in tiles if detections.tiles[i].is_playable}
+        own = sizes(tiles) if len(tiles) >= MIN_ROW else None
+        if own is not None:
+            known = known or own
+        elif known is None or len(tiles) < 3:
+            continue
+        else:
+            own = known
+            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
+        yield row, eligible, own
+
+
 def _pairs_posed(detections: TileDetections, rows: list[Row], size: np.ndarray, along: np.ndarray,
                  across: np.ndarray) -> dict[int, tuple[float, float]]:
     """The boxes that may cover a stacked pair, where the boxes tell a tile's length along its row from its depth:
     each with a turned tile's depth across its row and its row's line."""
+    sideways = {i: float(evidence) for row in rows for i, evidence in zip(row.tiles, row.sideways, strict=True)}
+
+    def sizes(tiles: list[int]) -> tuple[float, float, float] | None:  # median size, upright width and depth
+        upright = [i for i in tiles if sideways[i] < UPRIGHT]
+        return (float(np.median(size[tiles])), float(np.median(along[upright])),
+                float(np.median(across[upright]))) if upright else None
+
     cut: dict[int, tuple[float, float]] = {}
-    known = None  # (median size, upright width, upright depth) of the longest row that tells them
-    for row in sorted(rows, key=lambda r: -len(r.tiles)):
-        tiles = list(row.tiles)
-        eligible = {i for i in tiles if detections.tiles[i].is_playable}  # a kong's tiles
-        upright = [i for k, i in enumerate(tiles) if row.sideways[k] < UPRIGHT]
-        if len(tiles) >= MIN_ROW and upright:
-            own = float(np.median(size[tiles])), float(np.median(along[upright])), float(np.median(across[upright]))
-            known = known or own
-        elif known is None or len(tiles) < 3:
-            continue
-        else:  # a meld alone in its row, in front of or behind the hand: the hand's row tells the tiles' size, and
-            # the box must stand out from its row's others too (a row nearer the camera is larger as a whole)
-            own = known
-            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
-        median, width, upright_depth = own
+    for row, eligible, (median, width, upright_depth) in _sized_rows(detections, rows, size, sizes):
         # a turned tile is as deep as a tile is wide: its length over the aspect, or less where the photo,
         # taken at a slant, shortens the row's tiles across it (the upright tiles' depth over the aspect)
         depth = np.minimum(along, upright_depth) / SIDEWAYS_ASPECT
-        cut.update((i, (float(depth[i]), row.across)) for k, i in enumerate(tiles)
-                   if i in eligible and size[i] >= STACKED_PAIR * median and row.sideways[k] < UPRIGHT
+        cut.update((i, (float(depth[i]), row.across)) for i in row.tiles
+                   if i in eligible and size[i] >= STACKED_PAIR * median and sideways[i] < UPRIGHT
                    and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
     return cut
 
@@ -107,22 +123,13 @@ def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.nda
     turned tile's depth and its row's line, and the extents `_cut` asks for: a turned tile's length along the row and
     the pair's depth across it."""
     c, s = abs(np.cos(angle)), abs(np.sin(angle))
+
+    def sizes(tiles: list[int]) -> tuple[float, float]:  # median size, tile width
+        return float(np.median(size[tiles])), float(np.median(wh[tiles].sum(axis=1))) / ((1 + SIDEWAYS_ASPECT) * (c + s))
+
     along, across = np.zeros(len(wh)), np.zeros(len(wh))
     cut: dict[int, tuple[float, float]] = {}
-    known = None  # (median size, tile width) of the longest row
-    for row in sorted(rows, key=lambda r: -len(r.tiles)):
-        tiles = list(row.tiles)
-        eligible = {i for i in tiles if detections.tiles[i].is_playable}
-        if len(tiles) >= MIN_ROW:
-            width = float(np.median(wh[tiles].sum(axis=1))) / ((1 + SIDEWAYS_ASPECT) * (c + s))
-            own = float(np.median(size[tiles])), width
-            known = known or own
-        elif known is None or len(tiles) < 3:
-            continue
-        else:  # a meld alone in its row: sized by the hand's row, standing out from its own row's others
-            own = known
-            eligible = {i for i in eligible if all(size[i] >= STACKED_PAIR * size[j] for j in tiles if j != i)}
-        median, width = own
+    for row, eligible, (median, width) in _sized_rows(detections, rows, size, sizes):
         length = SIDEWAYS_ASPECT * width
         for i in eligible:
             deep = float(wh[i, 0] * s + wh[i, 1] * c) - 2 * c * s * length
