@@ -8,9 +8,10 @@ reason then, beside a doubtful tile read as its runner-up (a kong's tile misread
 Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds keeps the row
 from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time;
 where the standing tiles come up one or two short, flowers read with a tile of the hand as their runner-up are
-tried as that tile (a 1m the reader took for a season drawn in red counts with the flowers). A mended reading is taken over a valid hand as read only when it is more plausible (a win counts 1, each unit of
-confidence given up costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered does not turn a hand
-that is no win into one. A flower read twice (a set has one of each) whose less sure copy
+tried as that tile (a 1m the reader took for a season drawn in red counts with the flowers). A mended reading is
+taken over a valid hand as read only when it is more plausible (a win counts 1, each unit of confidence given up
+costs `COST_PER_CONFIDENCE`): a runner-up the detector hardly considered does not turn a hand that is no win into
+one. A flower read twice (a set has one of each) whose less sure copy
 has no unseen flower as its runner-up is taken as the first flower of its kind read nowhere (the count, not
 which flower, scores).
 """

@@ -71,8 +71,11 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
     return splits
 
 
+Sizes = tuple[float, ...]  # a row's tile sizes as a look for stacked pairs works them out
+
+
 def _sized_rows(detections: TileDetections, rows: list[Row], size: np.ndarray,
-                sizes: Callable[[list[int]], tuple[float, ...] | None]) -> Iterator[tuple[Row, set[int], tuple[float, ...]]]:
+                sizes: Callable[[list[int]], Sizes | None]) -> Iterator[tuple[Row, set[int], Sizes]]:
     """Each row with its tiles that may be a pair's box (a kong's tiles) and the sizes that ``sizes`` works out from a
     row of `MIN_ROW` tiles or more (None: the row cannot tell them), longest row first. A shorter row of 3 or more, a
     meld alone in its row in front of or behind the hand, takes the longest row's sizes that told them, and only a
