@@ -7,7 +7,7 @@ True
 """
 
 from scoring.hand import Hand, HandError, Meld, MeldKind, Situation
-from scoring.notation import format_hand, parse_hand, parse_melds
+from scoring.notation import format_hand, format_melds, parse_hand, parse_melds
 from scoring.score import FanScore, ReadingSet, ScoreError, ScoreResult, is_complete, score, winning_faces
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "ScoreResult",
     "Situation",
     "format_hand",
+    "format_melds",
     "is_complete",
     "parse_hand",
     "parse_melds",

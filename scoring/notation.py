@@ -165,6 +165,11 @@ def _format_meld(m: Meld) -> str:
     return f"[{body},{(m.source or 1) + (_ADDED_KONG_OFFSET if m.added else 0)}]"
 
 
+def format_melds(melds: tuple[Meld, ...] | list[Meld]) -> str:
+    """Write melds as `parse_melds` reads them (``mcr scan --melds``)."""
+    return "".join(_format_meld(m) for m in melds)
+
+
 def format_hand(hand: Hand) -> str:
     """Write a hand in notation; flower faces come first, so the last tile is still the winning tile.
 
@@ -175,5 +180,4 @@ def format_hand(hand: Hand) -> str:
     """
     if not hand.melds:  # the flowers and the standing tiles in one run of codes: no suit letter joins the two
         return runs([t.code for t in hand.flowers + hand.concealed]) + hand.win_tile.code
-    return "".join([_runs(hand.flowers), *[_format_meld(m) for m in hand.melds], _runs(hand.concealed),
-                    hand.win_tile.code])
+    return "".join([_runs(hand.flowers), format_melds(hand.melds), _runs(hand.concealed), hand.win_tile.code])

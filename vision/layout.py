@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from scoring import Hand, HandError, Meld, MeldKind, is_complete, winning_faces
+from scoring import Hand, HandError, Meld, MeldKind, format_melds, is_complete, winning_faces
 from scoring.tiles import BACK, PLAYABLE, TILES, Tile
 from vision.detections import TileDetections
+from vision.gaps import melds_past_gap
 from vision.melds import TileGroup
 from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
 from vision.readings import HAND_TILES, Candidate, Reader, groups_of
@@ -34,6 +35,7 @@ __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "Ti
 
 FACE_DOWN = "a concealed kong lies all face down"  # how its doubt begins (`face_down_doubt`)
 WIN_NOT_APART = "the winning tile is not set apart"  # how the doubt on a winning tile taken by its place begins
+MELDS_PAST_GAP = "a gap among the standing tiles"  # how the doubt on tiles past it that make melds begins
 STACKED_GAIN = 1.0  # plausibility a reading with a box cut into a stacked pair (`vision.stacks`) must gain over a
 # complete reading without: the pair shows its meld's turned tile (a meld's quality about +1, against -1 with none
 # turned), where a tile's box that is merely larger than its neighbours' (a tilted photo, the photo's edge) gains
@@ -130,6 +132,12 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         if not c.win_apart and overrides.win_tile is None:
             doubts.append(Doubt("assumed", c.head[-1:], f"{WIN_NOT_APART}: took the rightmost standing tile "
                                 "(override the winning tile if it was another)"))
+        past = melds_past_gap(reader, c) if overrides.melds is None else None
+        if past is not None:
+            tiles, gap, melds = past
+            doubts.append(Doubt("assumed", tiles, f"{MELDS_PAST_GAP} ({gap:.1f} tile widths): took the {len(tiles)} "
+                                f"tiles past it as standing; they make {format_melds(melds)} with no tile turned (if "
+                                f"they are melds, give the melds: {format_melds((*hand.melds, *melds))})"))
         meld_doubts = []  # what the melds given answer
         for m in c.melds:
             if not m.sideways_shown:

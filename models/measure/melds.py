@@ -2,7 +2,8 @@
 tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly (a kong shown all face down: its face aside), scored as the
 true hand (the fans and the total), and scored so once what the reading doubts is corrected as its doubts ask
 (a kong shown all face down: its face; one shown face up with no tile turned: claimed or concealed; a winning
-tile not set apart: which it is). The issue names these as what a photo cannot tell.
+tile not set apart: which it is; tiles past a gap among the standing ones that make melds: the melds). The issue
+names these as what a photo cannot tell.
 
     uv run python -m models.measure.melds --n 200 --split test
 
@@ -29,7 +30,7 @@ from scoring.tiles import BACK, tile
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.faces import FaceReader, default_face_model_path
-from vision.layout import WIN_NOT_APART
+from vision.layout import MELDS_PAST_GAP, WIN_NOT_APART, Overrides, read_hand
 from vision.scan import ScanResult, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -78,11 +79,16 @@ def _points(hand: Hand) -> tuple[object, ...]:
 def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
     """The hand read with each kong a doubt names replaced by the true kong of its face (a kong read all face
     down: the next true concealed kong), and the true winning tile where a doubt names the one taken (a winning
-    tile not set apart) and it stands among the tiles read, as the user answers those doubts; other melds as read."""
+    tile not set apart) and it stands among the tiles read, as the user answers those doubts; other melds as read.
+    Where a doubt says tiles past a gap among the standing ones may be melds, the user gives the melds: the true
+    ones, read with the photo's tiles as `mcr scan --melds` reads them."""
     assert result.hand is not None
     doubted = [set(d.tiles) for d in result.doubts if d.kind == "assumed"]
-    win_doubted = any(d.kind == "assumed" and d.message.startswith(WIN_NOT_APART)
-                      for d in result.doubts)
+    win_doubted = _doubted(result, WIN_NOT_APART)
+    if _doubted(result, MELDS_PAST_GAP):
+        given = read_hand(result.detections, Overrides(melds=truth.melds)).hand
+        if given is not None:
+            return given.won_on(truth.win_tile) if win_doubted and truth.win_tile in given.concealed else given
     groups = [g for g in result.groups if g.role == "meld"]
     faces_down = iter(m for m in truth.melds if m.concealed)
     melds = []
@@ -94,6 +100,11 @@ def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
         melds.append(meld)
     hand = replace(result.hand, melds=tuple(melds))
     return hand.won_on(truth.win_tile) if win_doubted and truth.win_tile in hand.concealed else hand
+
+
+def _doubted(result: ScanResult, opening: str) -> bool:
+    """Whether the reading has an assumption whose doubt begins so."""
+    return any(d.kind == "assumed" and d.message.startswith(opening) for d in result.doubts)
 
 
 def conventions_of(scene: ComposedScene) -> list[str]:
@@ -139,8 +150,9 @@ def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: P
         print(json.dumps(report, indent=2))
         return
     print(f"{n} scenes ({split} crops{', true boxes' if boxes else ''}): tiles exact {totals['tiles']}, "
-          f"grouped exact {totals['grouped']}, scored alike {totals['scored']}, and once the doubts on kongs "
-          f"(shown all face down or face up) and on the winning tile (not set apart) are answered {totals['corrected']}")
+          f"grouped exact {totals['grouped']}, scored alike {totals['scored']}, and once the doubts on what the photo "
+          f"cannot tell (kongs shown all face down or face up, a winning tile not set apart, melds past a gap) are "
+          f"answered {totals['corrected']}")
     print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7} {'corrected':>9}")
     for c, v in sorted(per.items()):
         print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7, 9))))

@@ -18,7 +18,7 @@ from models.measure import melds as measure
 from models.training.real_data import is_held_out
 from scoring import Meld, MeldKind, Situation, parse_hand
 from scoring.tiles import BACK, BONUS, PLAYABLE, TILES, tile
-from tests.vision.conftest import lay, shoot
+from tests.vision.conftest import chow_apart, lay, shoot
 from vision.scan import scan_detections
 
 
@@ -165,3 +165,12 @@ def test_the_pictures_show_each_convention_and_all_of_them_on_one_sheet(tmp_path
     sheet = cv2.imread(str(tmp_path / "out" / "sheet.jpg"))
     rows = -(-len(measure.PICTURED) // measure.SHEET_COLUMNS)
     assert sheet.shape[1] == measure.SHEET_COLUMNS * measure.SHEET_CELL and sheet.shape[0] > rows * measure.SHEET_CELL
+
+
+def test_tiles_past_a_gap_the_reading_doubts_count_once_the_melds_are_given() -> None:
+    """A chow laid apart with nothing turned, read as standing tiles with a doubt: the user gives the melds."""
+    result = scan_detections(shoot(chow_apart(0.45)), Situation())
+    truth = parse_hand("[345s,1]46m234p55678s5m")
+    assert result.hand is not None and measure._points(result.hand) != measure._points(truth)
+    assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
+    assert measure._points(measure._doubts_answered(replace(result, doubts=()), truth)) != measure._points(truth)

@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from models.measure.random_hands import random_hand
-from scoring import Hand, HandError, MeldKind, format_hand, parse_hand, parse_melds
+from scoring import Hand, HandError, MeldKind, format_hand, format_melds, parse_hand, parse_melds
 from scoring.notation import NotationError
 from scoring.tiles import tile
 
@@ -101,3 +101,8 @@ def test_melds_alone_are_read_as_hand_notation_reads_them() -> None:
 def test_melds_alone_refuse_anything_else(text: str) -> None:
     with pytest.raises(HandError):
         parse_melds(text)
+
+
+def test_melds_written_read_back_alike() -> None:
+    melds = parse_melds("[567m,2][999s,3][SSSS][4444p,6]")
+    assert format_melds(melds) == "[567m,2][999s,3][SSSS][4444p,6]" and parse_melds(format_melds(melds)) == melds

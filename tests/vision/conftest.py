@@ -4,6 +4,8 @@ the readings of faces a runner asks for, noted (`reads`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -34,6 +36,13 @@ def lay(spec: str) -> list[Placed]:
         tiles.append(Placed(code if code != "back" else "E", x, ASPECT - depth, sideways, code == "back"))
         x += ASPECT if sideways else 1.0
     return tiles
+
+
+def chow_apart(gap: float) -> list[Placed]:
+    """A chow with no tile turned, ``gap`` tile widths left of standing tiles that read as a hand without it too
+    (`46m234p34555678s5m`, or `[345s,1]46m234p55678s5m`)."""
+    tiles = lay("3s 4s 5s | 4m 6m 2p 3p 4p 5s 5s 6s 7s 8s | 5m")
+    return [replace(t, x=t.x - (GAP - gap)) if k >= 3 else t for k, t in enumerate(tiles)]
 
 
 def shoot(tiles: list[Placed], angle: float = 0.0, scale: float = 90.0) -> TileDetections:

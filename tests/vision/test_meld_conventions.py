@@ -12,11 +12,11 @@ import pytest
 
 from datasets.layouts import Placed
 from models.measure.layout_scenes import judge, layout_scene
-from scoring import MeldKind, format_hand
+from scoring import MeldKind, format_hand, parse_melds
 from scoring.tiles import tile
-from tests.vision.conftest import ASPECT, lay, shoot
+from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
 from vision.detections import TileDetections
-from vision.layout import read_hand
+from vision.layout import MELDS_PAST_GAP, Overrides, read_hand
 from vision.readings import Reader
 
 STANDING = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p"
@@ -349,3 +349,19 @@ def test_a_row_far_off_the_hands_line_is_not_its_melds() -> None:
     assert _read(near) == "[555p,1]123456789m9p9p"
     far = [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 5.0 * ASPECT) for p in lay("5p~ 5p 5p"))]
     assert _read(far) is None
+
+
+@pytest.mark.parametrize(("gap", "doubted"), [(0.25, False), (0.45, True)])
+def test_tiles_past_a_gap_among_the_standing_tiles_that_make_melds_are_doubted(gap: float, doubted: bool) -> None:
+    """Read as standing tiles, a chow laid apart with nothing turned is named in a doubt, with the melds to give;
+    standing tiles as close as loose boxes leave them are not."""
+    reading = read_hand(shoot(chow_apart(gap)))
+    assert reading.hand is not None and format_hand(reading.hand) == "46m234p34555678s5m"
+    found = [d for d in reading.doubts if d.message.startswith(MELDS_PAST_GAP)]
+    assert bool(found) is doubted
+    if doubted:
+        (doubt,) = found
+        assert sorted(reading.detections.tiles[i].code for i in doubt.tiles) == ["3s", "4s", "5s"]
+        assert "give the melds: [345s,1]" in doubt.message
+        given = read_hand(shoot(chow_apart(gap)), Overrides(melds=parse_melds("[345s,1]")))
+        assert given.hand is not None and format_hand(given.hand) == "[345s,1]46m234p55678s5m"
