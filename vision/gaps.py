@@ -13,14 +13,17 @@ from scoring import Meld, MeldKind
 from vision.readings import Candidate, Reader
 
 MELD_GAP = 0.4  # tile widths between two standing tiles past which those beyond may be melds laid apart: over the
-# 0.3 that loose boxes leave between touching tiles; on the dev composed scenes every reading with such a gap
-# (18 of 500) missed a meld, and of 195 training hand photos 3 have one (one a meld, one thirteen orphans)
+# 0.3 that loose boxes leave between touching tiles; every dev composed reading with such a gap (18 of 500) missed
+# a meld, and none of 195 training hand photos gets the doubt
+
+
+MAX_PAST = 3  # melds past the gap at most: a gap that leaves one standing tile beside twelve is likelier a loose box
 
 
 def melds_past_gap(reader: Reader, c: Candidate) -> tuple[tuple[int, ...], float, tuple[Meld, ...]] | None:
-    """The standing tiles of ``c`` past the widest gap among them, where it is wider than `MELD_GAP` and they make
-    chows and pungs laid one after another (the shorter side first), with the gap and those melds; None where there
-    is no such gap or no such side."""
+    """The standing tiles of ``c`` past the widest gap among them (the shorter side first), where it is wider than
+    `MELD_GAP` and they make up to `MAX_PAST` chows and pungs laid one after another, with the gap and those melds;
+    None where there is no such gap or no such side."""
     standing = c.head[:-1]
     row = next((r for r in reader.rows if standing and standing[0] in r.tiles), None)
     if row is None or len(standing) < 4 or not set(standing) <= set(row.tiles):
@@ -34,7 +37,7 @@ def melds_past_gap(reader: Reader, c: Candidate) -> tuple[tuple[int, ...], float
         return None
     split = places[widest] + 1
     for start, stop in sorted([(places[0], split), (split, places[-1] + 1)], key=lambda s: s[1] - s[0]):
-        if (stop - start) % 3:
+        if (stop - start) % 3 or stop - start > 3 * MAX_PAST:
             continue
         found = reader.partition(row, start, stop, None, set(row.tiles))
         melds = tuple(m.meld for m in found[1] if m.meld is not None) if found else ()
