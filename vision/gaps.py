@@ -21,10 +21,11 @@ MAX_PAST = 3  # melds past the gap at most: a gap that leaves one standing tile 
 
 
 def melds_past_gap(reader: Reader, c: Candidate) -> tuple[tuple[int, ...], float, tuple[Meld, ...]] | None:
-    """The standing tiles of ``c`` past the widest gap among them (the shorter side first), where it is wider than
+    """The standing tiles of ``c`` (and the winning tile, where not set apart: it may be a meld's last, taken as the
+    rightmost standing tile) past the widest gap among them (the shorter side first), where it is wider than
     `MELD_GAP` and they make up to `MAX_PAST` chows and pungs laid one after another, with the gap and those melds;
     None where there is no such gap or no such side."""
-    standing = c.head[:-1]
+    standing = c.head[:-1] if c.win_apart else c.head  # a winning tile not set apart may be a meld's last tile
     row = next((r for r in reader.rows if standing and standing[0] in r.tiles), None)
     if row is None or len(standing) < 4 or not set(standing) <= set(row.tiles):
         return None

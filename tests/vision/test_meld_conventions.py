@@ -365,3 +365,13 @@ def test_tiles_past_a_gap_among_the_standing_tiles_that_make_melds_are_doubted(g
         assert "give the melds: [345s,1]" in doubt.message
         given = read_hand(shoot(chow_apart(gap)), Overrides(melds=parse_melds("[345s,1]")))
         assert given.hand is not None and format_hand(given.hand) == "[345s,1]46m234p55678s5m"
+
+
+def test_melds_right_of_standing_tiles_past_a_gap_with_no_winning_tile_apart_are_doubted() -> None:
+    """With the winning tile not set apart, the rightmost tile taken as it may be the last of melds laid after a gap:
+    the melds named run to the row's end."""
+    tiles = lay("4m 4m 4s 5s 6s | 5s 6s 7s 8p 8p 8p 4p 4p 4p")
+    reading = read_hand(shoot([replace(t, x=t.x - 0.15) if k >= 5 else t for k, t in enumerate(tiles)]))
+    assert reading.hand is not None and format_hand(reading.hand) == "44m44888p455667s4p"
+    (doubt,) = [d for d in reading.doubts if d.message.startswith(MELDS_PAST_GAP)]
+    assert len(doubt.tiles) == 9 and "[567s,1][888p,1][444p,1]" in doubt.message
