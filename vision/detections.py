@@ -12,6 +12,7 @@ value, so filtering is one expression::
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -105,10 +106,16 @@ class TileDetections:
             runner_up[row], runner_up_confidence[row] = face, self.confidence[row] if as_sure else 0.0
         return replace(self, runner_up=runner_up, runner_up_confidence=runner_up_confidence)
 
-    @property
+    @cached_property
     def tiles(self) -> tuple[Tile, ...]:
-        """The face of each row, from the one tile vocabulary."""
+        """The face of each row, from the one tile vocabulary (worked out once: the columns are frozen, and the
+        layout asks for faces tile by tile)."""
         return tuple(TILES[i] for i in self.class_id.tolist())
+
+    @cached_property
+    def runner_ups(self) -> tuple[Tile | None, ...]:
+        """The runner-up face of each row, None where none is worth naming."""
+        return tuple(TILES[i] if i >= 0 else None for i in self.runner_up.tolist())
 
     def to_json(self) -> list[dict[str, Any]]:
         """The `mcr detect` tile list: ``[{"code", "confidence", "box": [x1, y1, x2, y2], "runner_up":

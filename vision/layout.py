@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, format_melds, is_complete, winning_faces
-from scoring.tiles import BACK, PLAYABLE, TILES, Tile
+from scoring.tiles import BACK, PLAYABLE, Tile
 from vision.detections import TileDetections
 from vision.gaps import melds_past_gap
 from vision.melds import TileGroup
@@ -183,8 +183,8 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
     doubts = []
     unsure = set(np.flatnonzero(det.confidence < LOW_CONFIDENCE).tolist()) | set(doubtful(det))
     for i in sorted(unsure - taken):
-        second = TILES[det.runner_up[i]].code if det.runner_up[i] >= 0 else None
-        alternatives: tuple[str, ...] = (second,) if second else ()
+        second = det.runner_ups[i]
+        alternatives: tuple[str, ...] = (second.code,) if second else ()
         if hand is not None and i in c.head:
             others = [reader.faces[j] for j in c.head if j != i]
             completing = (a for a in _completing(others, hand.melds) if a != reader.faces[i].code)

@@ -65,11 +65,10 @@ def unseen_flowers(detections: TileDetections, flowers: Sequence[int]) -> tuple[
     the rows given such a runner-up are returned too."""
     faces = [detections.tiles[i] for i in flowers]
     guesses: dict[int, int] = {}
-    runner_up = detections.runner_up
     for face in {f for f in faces if faces.count(f) > 1}:
         copies = sorted((i for i in flowers if detections.tiles[i] == face), key=lambda i: -float(detections.confidence[i]))
         for i in copies[1:]:
-            second = TILES[runner_up[i]] if runner_up[i] >= 0 else None
+            second = detections.runner_ups[i]
             if second is not None and second.is_bonus and second not in faces:
                 continue  # its runner-up is a flower the reading lacks: tried as it is
             unseen = [t for t in TILES if t.kind == face.kind and t not in faces and t.index not in guesses.values()]
@@ -110,7 +109,7 @@ def in_flower_rows(reader: Reader, c: Candidate) -> list[int]:
             continue
         bonus = [i for i in row.tiles if reader.faces[i].is_bonus]
         others = [i for i in row.tiles if not reader.faces[i].is_bonus]
-        second = [i for i in others if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+        second = [i for i in others if _is_flower(reader.det.runner_ups[i])]
         if others and (len(second) == len(others) or len(bonus) > len(others)):
             found += others
     return found
@@ -122,9 +121,9 @@ def _flower_rows_read(reader: Reader, found: Best) -> Mended | None:
     tiles = in_flower_rows(reader, found.candidate)
     if not tiles:
         return None
-    own = [i for i in tiles if reader.det.runner_up[i] >= 0 and TILES[reader.det.runner_up[i]].is_bonus]
+    own = [i for i in tiles if _is_flower(reader.det.runner_ups[i])]
     detections, given = _as_flowers(reader.det, [i for i in tiles if i not in own],
-                                    [*reader.faces, *(TILES[reader.det.runner_up[i]] for i in own)])
+                                    [*reader.faces, *(reader.det.runner_ups[i] for i in own)])
     swapped = tuple(sorted([*own, *given]))
     other = Reader(detections.with_runner_up(list(swapped)), reader)
     flowered = other.best()
@@ -181,7 +180,7 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     detections, guessed = unseen_flowers(detections, c.flowers)
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
     unsure_faces += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in unsure_faces
-                 and detections.runner_up[i] >= 0 and TILES[detections.runner_up[i]].is_bonus]
+                 and _is_flower(detections.runner_ups[i])]
     # each doubtful tile as its runner-up; with one tile too many, a flower read as a tile or a kong's tile misread
     # (the kong's other three are then one too many), with a hand's count two of them at once as well
     swaps: list[tuple[int, ...]] = [(i,) for i in unsure_faces]
@@ -236,10 +235,14 @@ def _tiles_read_as_flowers(reader: Reader, c: Candidate, expected: int) -> Mende
     if not 0 < short <= 2:
         return None
     det = reader.det
-    tiles = [i for i in c.flowers if det.runner_up[i] >= 0 and TILES[det.runner_up[i]].is_playable]
+    tiles = [i for i in c.flowers if (second := det.runner_ups[i]) is not None and second.is_playable]
     options = [o for swap in combinations(tiles, short)
                if (o := _swap_option(Reader(det.with_runner_up(list(swap)), reader), swap)) is not None]
     return max(options, key=lambda o: o[0])[1] if options else None
+
+
+def _is_flower(face: Tile | None) -> bool:
+    return face is not None and face.is_bonus
 
 
 def _swap_option(other: Reader, swap: tuple[int, ...], **marks: tuple[int, ...]) -> tuple[float, Mended] | None:

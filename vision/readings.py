@@ -18,7 +18,7 @@ from statistics import median
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
-from scoring.tiles import BACK, PLAYABLE, TILES
+from scoring.tiles import BACK, PLAYABLE
 from vision.detections import TileDetections
 from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
 from vision.rows import Row
@@ -183,8 +183,8 @@ class Reader(MeldReader):
         """How sure the reading is that tile ``i`` is a flower or a season: its face's confidence, and its
         runner-up's too where that is another flower (which flower it is changes no score, and the flowers of a
         set drawn in its own hand split their confidence between them)."""
-        runner_up = int(self.det.runner_up[i])
-        shared = runner_up >= 0 and TILES[runner_up].is_bonus
+        second = self.det.runner_ups[i]
+        shared = second is not None and second.is_bonus
         return float(self.det.confidence[i]) + (float(self.det.runner_up_confidence[i]) if shared else 0.0)
 
     def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:

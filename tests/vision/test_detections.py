@@ -60,6 +60,12 @@ def test_reading_the_runner_up_swaps_the_faces() -> None:
         d.with_runner_up([1])
 
 
+def test_runner_up_faces_are_named_where_there_are_any() -> None:
+    d = with_runner_ups()
+    assert [t.code if t else None for t in d.runner_ups] == ["6p", None, "P"]
+    assert d.with_runner_up([2]).runner_ups[2] == d.tiles[2]  # each value its own faces: none kept from another
+
+
 @pytest.mark.parametrize(("as_sure", "score"), [(False, 0.0), (True, 0.9)])
 def test_a_guessed_runner_up_is_scored_zero_or_as_the_face_read(as_sure: bool, score: float) -> None:
     guessed = with_runner_ups().with_guesses({0: tile("4p").index, 1: tile("S").index}, as_sure=as_sure)
