@@ -99,6 +99,11 @@ class ScoreResult:
     form: str | None  # the chosen reading's shape, None when the hand is incomplete
     reading: tuple[ReadingSet, ...]
 
+    @property
+    def fan_counts(self) -> tuple[tuple[int, int], ...]:
+        """Each fan's id and count, in id order: what two scorings agree on when they agree fan for fan."""
+        return tuple(sorted((f.id, f.count) for f in self.fans))
+
     def explanation(self) -> list[str]:
         """One line per fan: its name, points and the sets or tiles that make it."""
         return [f"{f.en} ({f.zh}) {f.points * f.count}: {'; '.join(f.evidence)}" for f in self.fans]

@@ -25,7 +25,7 @@ def likeliest_faces(hand: Hand, kongs: tuple[int, ...],
     in the second."""
     shares: dict[int, tuple[int, tuple[Tile, ...]]] = {}
     for k in kongs:
-        scores = {face: fans_in(_with_face(hand, k, face), situation) for face in _possible(hand, k)}
+        scores = {face: _fans(_with_face(hand, k, face), situation) for face in _possible(hand, k)}
         common = Counter(s for s in scores.values() if s is not None).most_common(1)
         if not common:
             continue
@@ -48,9 +48,9 @@ def _with_face(hand: Hand, k: int, face: Tile) -> Hand:
     return replace(hand, melds=tuple(melds))
 
 
-def fans_in(hand: Hand, situation: Situation) -> tuple[tuple[str, int], ...] | None:
+def _fans(hand: Hand, situation: Situation) -> tuple[tuple[int, int], ...] | None:
     """The hand's fans (id, count) in the situation, None where the situation does not fit it."""
     try:
-        return tuple(sorted((f.id, f.count) for f in score(hand, situation).fans))
+        return score(hand, situation).fan_counts
     except HandError:
         return None

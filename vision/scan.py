@@ -199,6 +199,6 @@ def _scored(reading: LayoutReading, situation: Situation) -> ScanResult:
         except HandError as exc:  # the situation contradicts the hand read
             doubts = (*doubts, Doubt("impossible", (), f"the situation does not fit the hand read: {exc}"))
         else:
-            doubts = tuple(win_doubt(d, hand, result.total, situation) if d.message.startswith(WIN_NOT_APART) else d
+            doubts = tuple(win_doubt(d, hand, result, situation) if d.message.startswith(WIN_NOT_APART) else d
                            for d in doubts)
     return ScanResult(reading.detections, hand, reading.groups, result, doubts, situation)

@@ -10,38 +10,36 @@ which scores alike says so.
 
 from __future__ import annotations
 
-from scoring import Hand, HandError, Situation, score
+from scoring import Hand, HandError, ScoreResult, Situation, score
 from scoring.tiles import Tile
-from vision.facedown import fans_in
 from vision.layout import WIN_NOT_APART, Doubt
 
 
-def scoring_otherwise(hand: Hand, situation: Situation) -> tuple[tuple[Tile, int], ...]:
-    """The faces of the standing tiles that, as the winning tile, give other fans than ``hand`` does in the
-    situation (those the situation does not fit left out), each with its total, in tile order."""
-    own = fans_in(hand, situation)
+def scoring_otherwise(result: ScoreResult, hand: Hand, situation: Situation) -> tuple[tuple[Tile, int], ...]:
+    """The faces of the standing tiles that, as the winning tile, give other fans than ``hand`` scored so
+    (``result``) in the situation (those the situation does not fit left out), each with its total, in tile order."""
     found = []
     for face in sorted(set(hand.concealed) - {hand.win_tile}, key=lambda t: t.index):
-        other = hand.won_on(face)
-        if fans_in(other, situation) not in (own, None):
-            found.append((face, score(other, situation).total))
+        try:
+            other = score(hand.won_on(face), situation)
+        except HandError:  # the situation does not fit the hand won so
+            continue
+        if other.fan_counts != result.fan_counts:
+            found.append((face, other.total))
     return tuple(found)
 
 
-def win_doubt(doubt: Doubt, hand: Hand, total: int, situation: Situation) -> Doubt:
+def win_doubt(doubt: Doubt, hand: Hand, result: ScoreResult, situation: Situation) -> Doubt:
     """The layout's doubt on a winning tile taken by its place, saying which other standing faces would score
     otherwise (they are its ``alternatives``) or that none would."""
-    try:
-        others = scoring_otherwise(hand, situation)
-    except HandError:  # a reading the scorer refuses: the doubt as the layout put it
-        return doubt
-    taken = f"{WIN_NOT_APART}: took the rightmost standing tile, {hand.win_tile.code} ({total} points)"
+    others = scoring_otherwise(result, hand, situation)
+    taken = f"{WIN_NOT_APART}: took the rightmost standing tile, {hand.win_tile.code} ({result.total} points)"
     if not others:
         return Doubt(doubt.kind, doubt.tiles, f"{taken}; won on any other standing tile it scores the same")
     by_total: dict[int, list[str]] = {}
     for face, points in others:
         by_total.setdefault(points, []).append(face.code)
-    listed = "; ".join(f"on {_either(codes)} {points} points" + (", other fans" if points == total else "")
+    listed = "; ".join(f"on {_either(codes)} {points} points" + (", other fans" if points == result.total else "")
                        for points, codes in sorted(by_total.items()))
     return Doubt(doubt.kind, doubt.tiles, f"{taken}; won {listed}: override the winning tile if it was another",
                  tuple(face.code for face, _ in others))

@@ -73,7 +73,7 @@ def judge(scene: ComposedScene, result: ScanResult) -> dict[str, bool]:
 def _points(hand: Hand) -> tuple[object, ...]:
     """What a referee needs alike: the fans (ids, counts) and the total."""
     result = score(hand, Situation())
-    return sorted((f.id, f.count) for f in result.fans), result.total
+    return result.fan_counts, result.total
 
 
 def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:

@@ -16,7 +16,7 @@ FACE_DOWN = f"{STANDING} | back back back back"
 
 
 def _fans(notation: str) -> tuple:
-    return tuple(sorted((f.id, f.count) for f in score(parse_hand(notation), Situation()).fans))
+    return score(parse_hand(notation), Situation()).fan_counts
 
 
 def test_the_face_taken_scores_as_most_faces_do() -> None:

@@ -31,11 +31,12 @@ def test_faces_scoring_alike_but_with_other_fans_are_named_too() -> None:
     """A closed wait on 3m scores as the single wait on 9p taken, with another fan: the score's detail changes."""
     result, doubt = _win_doubt("E E E 1m 2m 3m 4m 5m 6m 7m 8m 9m 9p 9p")
     assert result.score is not None and "3m" in doubt.alternatives and "other fans" in doubt.message
-    assert [face.code for face, _ in scoring_otherwise(result.hand, Situation())] == list(doubt.alternatives)
+    others = scoring_otherwise(result.score, result.hand, Situation())
+    assert [face.code for face, _ in others] == list(doubt.alternatives)
 
 
 def test_a_hand_every_winning_tile_of_which_scores_alike_says_so() -> None:
     hand = parse_hand("1133557799m113p3p")  # seven pairs: every tile is a single wait
-    assert scoring_otherwise(hand, Situation()) == ()
+    assert scoring_otherwise(score(hand, Situation()), hand, Situation()) == ()
     _, doubt = _win_doubt("1m 1m 3m 3m 5m 5m 7m 7m 9m 9m 1p 1p 3p 3p")
     assert doubt.alternatives == () and "scores the same" in doubt.message
