@@ -242,9 +242,7 @@ def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ())
         win = hand.win_tile if hand.win_tile in pool else pool[-1]
         pool.remove(win)
         hand = Hand(tuple(pool), overrides.melds, win, hand.flowers, hand.flower_count)
-    if overrides.win_tile is not None and overrides.win_tile is not hand.win_tile:
-        if overrides.win_tile not in hand.concealed:
-            raise HandError(f"the winning tile {overrides.win_tile.code} is not among the standing tiles read")
+    if overrides.win_tile is not None:
         hand = hand.won_on(overrides.win_tile)
     if overrides.flowers is not None:
         flowers = hand.flowers if len(hand.flowers) <= overrides.flowers else ()

@@ -77,18 +77,24 @@ def _points(hand: Hand) -> tuple[object, ...]:
 
 
 def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
-    """The hand read with each kong a doubt names replaced by the true kong of its face (a kong read all face
-    down: the next true concealed kong), and the true winning tile where a doubt names the one taken (a winning
-    tile not set apart) and it stands among the tiles read, as the user answers those doubts; other melds as read.
-    Where a doubt says tiles past a gap among the standing ones may be melds, the user gives the melds: the true
-    ones, read with the photo's tiles as `mcr scan --melds` reads them."""
+    """The hand read with what its doubts ask answered as the user answers them: where a doubt says tiles past a gap
+    among the standing ones may be melds, the true melds given (read with the photo's tiles as `mcr scan --melds`
+    reads them); else each kong a doubt names replaced by the true kong of its face (a kong read all face down: the
+    next true concealed kong), other melds as read; and the true winning tile where a doubt names the one taken (a
+    winning tile not set apart) and it stands among the tiles read."""
+    assert result.hand is not None
+    given = read_hand(result.detections, Overrides(melds=truth.melds)).hand if _doubted(result, MELDS_PAST_GAP) \
+        else None
+    hand = given if given is not None else _kongs_answered(result, truth)
+    if _doubted(result, WIN_NOT_APART) and truth.win_tile in hand.concealed:
+        return hand.won_on(truth.win_tile)
+    return hand
+
+
+def _kongs_answered(result: ScanResult, truth: Hand) -> Hand:
+    """The hand read with each kong a doubt names replaced by the true kong of its face (see `_doubts_answered`)."""
     assert result.hand is not None
     doubted = [set(d.tiles) for d in result.doubts if d.kind == "assumed"]
-    win_doubted = _doubted(result, WIN_NOT_APART)
-    if _doubted(result, MELDS_PAST_GAP):
-        given = read_hand(result.detections, Overrides(melds=truth.melds)).hand
-        if given is not None:
-            return given.won_on(truth.win_tile) if win_doubted and truth.win_tile in given.concealed else given
     groups = [g for g in result.groups if g.role == "meld"]
     faces_down = iter(m for m in truth.melds if m.concealed)
     melds = []
@@ -98,8 +104,7 @@ def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
             same = [m for m in truth.melds if m.kind is MeldKind.KONG and m.tiles[0] == meld.tiles[0]]
             meld = next(faces_down, meld) if backs else (same[0] if same else meld)
         melds.append(meld)
-    hand = replace(result.hand, melds=tuple(melds))
-    return hand.won_on(truth.win_tile) if win_doubted and truth.win_tile in hand.concealed else hand
+    return replace(result.hand, melds=tuple(melds))
 
 
 def _doubted(result: ScanResult, opening: str) -> bool:
