@@ -148,6 +148,12 @@ class Hand:
         standing.remove(tile)
         return replace(self, concealed=(*standing, self.win_tile), win_tile=tile)
 
+    def with_flower_count(self, count: int) -> Hand:
+        """The same tiles with ``count`` flowers drawn: the faces read kept where there are no more of them than that
+        (a photo may show fewer than were drawn, or show tiles the player says are not theirs)."""
+        flowers = self.flowers if len(self.flowers) <= count else ()
+        return replace(self, flowers=flowers, flower_count=check_flower_count(count))
+
     def to_json(self) -> dict[str, Any]:
         """The public Hand JSON form (see the README)."""
         return {

@@ -16,7 +16,7 @@ flower count. A hand that is still no win is scored as read (a false win is a re
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,7 @@ __all__ = ["CLOSE", "LOW_CONFIDENCE", "Doubt", "LayoutReading", "Overrides", "Ti
 FACE_DOWN = "a concealed kong lies all face down"  # how its doubt begins (`face_down_doubt`)
 WIN_NOT_APART = "the winning tile is not set apart"  # how the doubt on a winning tile taken by its place begins
 MELDS_PAST_GAP = "a gap among the standing tiles"  # how the doubt on tiles past it that make melds begins
+FLOWERS_UNSURE = "flowers beside the hand read unsurely"  # how the doubt on a row of them left out begins
 STACKED_GAIN = 1.0  # plausibility a reading with a box cut into a stacked pair (`vision.stacks`) must gain over a
 # complete reading without: the pair shows its meld's turned tile (a meld's quality about +1, against -1 with none
 # turned), where a tile's box that is merely larger than its neighbours' (a tilted photo, the photo's edge) gains
@@ -125,6 +126,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                                 f"{reader.faces[i].code} ({reader.det.confidence[i]:.2f})", (detections.tiles[i].code,)))
     if hand is None:
         doubts.append(_impossible(reader, c, found.problem or "not a hand"))
+        unsure: tuple[int, ...] = ()
     else:
         if found.unsure:
             doubts.append(Doubt("assumed", c.head, "nothing shows the player's left (no flowers, melds, sorted "
@@ -138,6 +140,11 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("assumed", tiles, f"{MELDS_PAST_GAP} ({gap:.1f} tile widths): took the {len(tiles)} "
                                 f"tiles past it as standing; they make {format_melds(melds)} with no tile turned (if "
                                 f"they are melds, give the melds: {format_melds((*hand.melds, *melds))})"))
+        unsure = tuple(i for r in reader.unsure_flowers(c) for i in r.tiles) if overrides.flowers is None else ()
+        if unsure:
+            read = ", ".join(f"{reader.faces[i].code} {float(reader.det.confidence[i]):.2f}" for i in unsure)
+            doubts.append(Doubt("low_confidence", unsure, f"{FLOWERS_UNSURE} ({read}): not counted; if they are the "
+                                f"player's, give the flowers drawn ({len(c.flowers) + len(unsure)})"))
         meld_doubts = []  # what the melds given answer
         for m in c.melds:
             if not m.sideways_shown:
@@ -161,7 +168,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.extend(meld_doubts)
         else:
             face_down = []
-    doubts.extend(_low_confidence(reader, c, hand, set(swapped)))
+    doubts.extend(_low_confidence(reader, c, hand, {*swapped, *unsure}))
     guessed = bool(swapped) or mended.stray is not None or not all(m.sideways_shown for m in c.melds)
     return LayoutReading(hand, groups, tuple(doubts), listed, guessed, tuple(face_down), found.value)
 
@@ -245,8 +252,7 @@ def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ())
     if overrides.win_tile is not None:
         hand = hand.won_on(overrides.win_tile)
     if overrides.flowers is not None:
-        flowers = hand.flowers if len(hand.flowers) <= overrides.flowers else ()
-        hand = replace(hand, flowers=flowers, flower_count=overrides.flowers)
+        hand = hand.with_flower_count(overrides.flowers)
     return hand
 
 

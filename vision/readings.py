@@ -187,6 +187,19 @@ class Reader(MeldReader):
         shared = second is not None and second.is_bonus
         return float(self.det.confidence[i]) + (float(self.det.runner_up_confidence[i]) if shared else 0.0)
 
+    def unsure_flowers(self, c: Candidate) -> list[Row]:
+        """Rows of flowers alone beside the standing tiles of reading ``c`` (`FLOWER_ROWS`) that it leaves out, none
+        of their tiles read surely (`STRAY`): a set's own flowers read unsurely, or flowers lying on the table; only
+        the player can say which."""
+        rows = [r.reversed if c.flipped else r for r in self.rows]
+        taken = {*c.flowers, *c.head, *(i for m in c.melds for i in m.group.tiles)}
+        found: list[Row] = []
+        for main in (r for r in rows if set(r.tiles) & set(c.head)):
+            found += [r for r in self.near(main, c.flipped, FLOWER_ROWS) if r not in found and not taken & set(r.tiles)
+                      and all(self.faces[i].is_bonus for i in r.tiles)
+                      and max(self._flower_confidence(i) for i in r.tiles) < STRAY]
+        return found
+
     def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:
         """Tiles read surely (face up, `STRAY` or more) in rows beside ``main`` (read ``flip``-ped, as it is)
         that a reading of ``main``, ``side`` and the flower rows ``near`` leaves out (a tile stacked on a meld's

@@ -30,7 +30,7 @@ from scoring.tiles import BACK, tile
 from vision.detections import TileDetections
 from vision.detector import Detector
 from vision.faces import FaceReader, default_face_model_path
-from vision.layout import MELDS_PAST_GAP, WIN_NOT_APART, Overrides, read_hand
+from vision.layout import FLOWERS_UNSURE, MELDS_PAST_GAP, WIN_NOT_APART, Overrides, read_hand
 from vision.scan import ScanResult, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,12 +80,15 @@ def _doubts_answered(result: ScanResult, truth: Hand) -> Hand:
     """The hand read with what its doubts ask answered as the user answers them: where a doubt says tiles past a gap
     among the standing ones may be melds, the true melds given (read with the photo's tiles as `mcr scan --melds`
     reads them); else each kong a doubt names replaced by the true kong of its face (a kong read all face down: the
-    next true concealed kong), other melds as read; and the true winning tile where a doubt names the one taken (a
-    winning tile not set apart) and it stands among the tiles read."""
+    next true concealed kong), other melds as read; the true count of flowers where a doubt says flowers beside the
+    hand were left out; and the true winning tile where a doubt names the one taken (a winning tile not set apart) and
+    it stands among the tiles read."""
     assert result.hand is not None
     given = read_hand(result.detections, Overrides(melds=truth.melds)).hand if _doubted(result, MELDS_PAST_GAP) \
         else None
     hand = given if given is not None else _kongs_answered(result, truth)
+    if _doubted(result, FLOWERS_UNSURE):
+        hand = hand.with_flower_count(truth.flower_count)
     if _doubted(result, WIN_NOT_APART) and truth.win_tile in hand.concealed:
         return hand.won_on(truth.win_tile)
     return hand
@@ -108,8 +111,8 @@ def _kongs_answered(result: ScanResult, truth: Hand) -> Hand:
 
 
 def _doubted(result: ScanResult, opening: str) -> bool:
-    """Whether the reading has an assumption whose doubt begins so."""
-    return any(d.kind == "assumed" and d.message.startswith(opening) for d in result.doubts)
+    """Whether the reading has a doubt that begins so."""
+    return any(d.message.startswith(opening) for d in result.doubts)
 
 
 def conventions_of(scene: ComposedScene) -> list[str]:

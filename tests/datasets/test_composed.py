@@ -14,11 +14,13 @@ import pytest
 
 from datasets import composed
 from datasets.composed import BANK_VERSION, Conventions, CropBank, compose, crop_split, meld_tiles
+from datasets.layouts import Placed
 from models.measure import melds as measure
 from models.training.real_data import is_held_out
 from scoring import Meld, MeldKind, Situation, parse_hand
 from scoring.tiles import BACK, BONUS, PLAYABLE, TILES, tile
-from tests.vision.conftest import chow_apart, lay, shoot
+from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
+from vision.detections import TileDetections
 from vision.scan import scan_detections
 
 
@@ -171,6 +173,18 @@ def test_tiles_past_a_gap_the_reading_doubts_count_once_the_melds_are_given() ->
     """A chow laid apart with nothing turned, read as standing tiles with a doubt: the user gives the melds."""
     result = scan_detections(shoot(chow_apart(0.45)), Situation())
     truth = parse_hand("[345s,1]46m234p55678s5m")
+    assert result.hand is not None and measure._points(result.hand) != measure._points(truth)
+    assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
+    assert measure._points(measure._doubts_answered(replace(result, doubts=()), truth)) != measure._points(truth)
+
+
+def test_flowers_left_out_as_unsure_count_once_the_user_gives_their_number() -> None:
+    """A flower beside the hand read under `vision.readings.STRAY` is left out with a doubt: the user gives the
+    flowers drawn."""
+    tiles = shoot([*lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), Placed("3f", 3.0, -1.6 * ASPECT)])
+    unsure = TileDetections(tiles.xyxy, np.where(tiles.class_id == tile("3f").index, 0.26, 0.9), tiles.class_id)
+    result = scan_detections(unsure, Situation())
+    truth = parse_hand("3f123456789m9p123s9p")
     assert result.hand is not None and measure._points(result.hand) != measure._points(truth)
     assert measure._points(measure._doubts_answered(result, truth)) == measure._points(truth)
     assert measure._points(measure._doubts_answered(replace(result, doubts=()), truth)) != measure._points(truth)

@@ -127,6 +127,15 @@ def test_situation_json_round_trips():
     assert Situation.from_json(s.to_json()) == s
 
 
+def test_a_hand_given_its_flower_count_keeps_the_faces_read_only_where_they_fit() -> None:
+    hand = parse_hand("36f123456789m9p123s9p")
+    assert hand.with_flower_count(3).flower_count == 3 and hand.with_flower_count(3).flowers == hand.flowers
+    fewer = hand.with_flower_count(1)
+    assert fewer.flower_count == 1 and fewer.flowers == ()
+    with pytest.raises(HandError, match="flower count 9"):
+        hand.with_flower_count(9)
+
+
 def test_a_hand_won_on_another_standing_tile_holds_the_same_tiles() -> None:
     hand = parse_hand("EEE123456789m9p9p")
     other = hand.won_on(tile("3m"))

@@ -16,7 +16,7 @@ from scoring import MeldKind, format_hand, parse_melds
 from scoring.tiles import tile
 from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
 from vision.detections import TileDetections
-from vision.layout import MELDS_PAST_GAP, Overrides, read_hand
+from vision.layout import FLOWERS_UNSURE, MELDS_PAST_GAP, Overrides, read_hand
 from vision.readings import Reader
 
 STANDING = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p"
@@ -244,6 +244,26 @@ def test_a_row_of_flowers_each_unsure_which_flower_it_is_is_the_hands() -> None:
 
     assert read_with("8f") == "57f123456789m9p123s9p"
     assert read_with("1s") == "123456789m9p123s9p"
+
+
+def test_a_row_of_flowers_read_unsurely_is_left_out_with_a_doubt_the_flower_count_answers() -> None:
+    """A row of flowers beside the hand with no tile of it read surely may be the table's: left out of the hand,
+    and said so, with the count to give where they are the player's; given, the hand holds them."""
+    tiles = shoot([*lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 9p | 9p"), Placed("3f", 3.0, -1.6 * ASPECT)])
+    flower = tiles.class_id == tile("3f").index
+    unsure = TileDetections(tiles.xyxy, np.where(flower, 0.26, 0.9), tiles.class_id)
+    reading = read_hand(unsure)
+    assert reading.hand is not None and reading.hand.flower_count == 0
+    (doubt,) = [d for d in reading.doubts if d.message.startswith(FLOWERS_UNSURE)]
+    assert doubt.tiles == tuple(np.flatnonzero(flower)) and "3f 0.26" in doubt.message
+    assert doubt.message.endswith("give the flowers drawn (1)")
+    assert doubt.kind == "low_confidence" and sum(d.tiles == doubt.tiles for d in reading.doubts) == 1  # said once
+    given = read_hand(unsure, Overrides(flowers=1))
+    assert given.hand is not None and given.hand.flower_count == 1
+    assert not any(d.message.startswith(FLOWERS_UNSURE) for d in given.doubts)
+    sure = read_hand(TileDetections(tiles.xyxy, np.full(len(tiles), 0.9), tiles.class_id))
+    assert sure.hand is not None and format_hand(sure.hand) == "3f123456789m9p123s9p"
+    assert not any(d.message.startswith(FLOWERS_UNSURE) for d in sure.doubts)
 
 
 @pytest.mark.parametrize("row", [-1.9, 1.9])
