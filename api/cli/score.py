@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 import unicodedata
-from typing import Any, TextIO
+from typing import Any
 
 WIND_CODES = ("E", "S", "W", "N")
 
@@ -27,6 +27,9 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("hand", nargs="?", help='hand notation, e.g. "[567m,2][567s,3]567p234p1s1s"')
     parser.add_argument("--jsonl", action="store_true",
                         help="read one JSON request per line on stdin; an \"id\" field is echoed in its answer")
+    parser.add_argument("--workers", type=worker_count, default=1,
+                        help="with --jsonl: processes that answer (default 1); the answers stay in order, each "
+                        "written as soon as those before it are")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_situation_arguments(parser)
     parser.set_defaults(run=run)
@@ -69,6 +72,13 @@ def flower_count(text: str) -> int:
     return int(text)
 
 
+def worker_count(text: str) -> int:
+    """`--workers`: a positive number of processes."""
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of workers (1-64)")
+    return int(text)
+
+
 def seat_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The request fields set by the flags of `add_seat_arguments` (a default discarder left out)."""
     fields: dict[str, Any] = {"seat_wind": args.seat, "prevalent_wind": args.round}
@@ -89,49 +99,20 @@ def run(args: argparse.Namespace) -> int:
     from api.cli import CliError
     from scoring.request import answer_request
 
+    if args.workers != 1 and not args.jsonl:
+        raise CliError("--workers is for a stream of requests: give it with --jsonl")
     if args.jsonl:
         if args.hand:
             raise CliError("give either a hand or --jsonl, not both")
-        return stream(sys.stdin, sys.stdout)
+        from api.cli.jsonl import stream
+
+        return stream(sys.stdin, sys.stdout, args.workers)
     if not args.hand:
         raise CliError('give a hand in notation, e.g. mcr score "[567m,2][567s,3]567p234p1s1s", or --jsonl')
     request = {"hand": args.hand, **situation_fields(args)}
     answer = answer_request(request, raise_errors=True)
     print(json.dumps(answer, ensure_ascii=False, indent=2) if args.json else table(answer))
     return 0
-
-
-def stream(lines: TextIO, out: TextIO) -> int:
-    """Answer each JSON line of ``lines`` on ``out``, in order; blank lines are skipped."""
-    import gc
-
-    from scoring.json_text import dumps
-    from scoring.request import answer_line
-
-    gc.freeze()
-    thresholds = gc.get_threshold()
-    gc.set_threshold(STREAM_COLLECT_EVERY, *thresholds[1:])
-    try:
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                request = json.loads(line)
-            except json.JSONDecodeError as exc:
-                answer = dumps({"ok": False, "error": f"line {number}: not JSON ({exc.msg})"})
-            else:
-                answer = answer_line(request)
-            out.write(answer + "\n")
-            out.flush()
-    finally:
-        gc.set_threshold(*thresholds)
-    return 0
-
-
-STREAM_COLLECT_EVERY = 20_000
-"""Objects made and not yet freed between two runs of the cycle collector while a stream is answered (Python's
-default: 700). A request makes and frees hundreds of objects, almost none in a cycle, so the default ran the
-collector every few requests for nothing (docs/speed.md: about 6 % of a stream's CPU time)."""
 
 
 def _reading_line(reading: dict[str, Any]) -> str:

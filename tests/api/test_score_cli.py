@@ -6,7 +6,7 @@ import json
 import pytest
 
 from api.cli import main
-from api.cli.score import stream
+from api.cli.jsonl import stream
 
 WIN = "[567m,2][567s,3]567p234p1s1s"
 
@@ -94,3 +94,48 @@ def test_jsonl_echoes_each_request_id_and_still_refuses_unknown_fields():
     assert answers[0]["total"] == answers[5]["total"] and answers[2]["situation"]["win"] == "self_drawn"
     assert "id must be a JSON scalar" in answers[3]["error"]
     assert answers[4]["error"] == "unknown request field(s): colour"
+
+
+def test_jsonl_on_workers_answers_as_one_process_does_in_order():
+    """Batches cross the workers' boundary (`BATCH`), bad and blank lines keep their numbers."""
+    from api.cli.jsonl import BATCH
+
+    hands = [WIN, "1m", "[CCC,1]12345789sEE6s", "123456m234p55p67s8s"]
+    lines = [json.dumps({"id": k, "hand": hands[k % 4], "win": "self_drawn" if k % 3 else "discard"}) for k in
+             range(2 * BATCH + 37)]
+    lines[5], lines[BATCH + 1], lines[-1] = "not json", "", "{"
+    text = "\n".join(lines) + "\n"
+    alone, pooled = io.StringIO(), io.StringIO()
+    stream(io.StringIO(text), alone)
+    assert stream(io.StringIO(text), pooled, workers=2) == 0
+    assert pooled.getvalue() == alone.getvalue()
+    answers = [json.loads(line) for line in pooled.getvalue().splitlines()]
+    assert len(answers) == len(lines) - 1 and answers[-1]["error"].startswith(f"line {len(lines)}: not JSON")
+
+
+def test_jsonl_on_workers_answers_each_line_before_the_next_is_written():
+    """A client that waits for each answer before it writes the next request is answered at once."""
+    import select
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "api.cli", "score", "--jsonl", "--workers", "2"],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        for k in range(3):
+            process.stdin.write(json.dumps({"id": k, "hand": WIN}) + "\n")
+            process.stdin.flush()
+            assert select.select([process.stdout], [], [], 30)[0], f"no answer to request {k}"
+            assert json.loads(process.stdout.readline())["id"] == k
+        process.stdin.close()
+        assert process.wait(30) == 0
+    finally:
+        process.kill()
+
+
+def test_workers_go_with_a_stream(capsys):
+    assert main(["score", WIN, "--workers", "2"]) == 2
+    assert "give it with --jsonl" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["score", "--jsonl", "--workers", "0"])
+    assert "'0' is not a number of workers (1-64)" in capsys.readouterr().err
