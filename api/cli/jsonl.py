@@ -93,7 +93,8 @@ def _stream_in_pool(lines: TextIO, out: TextIO, workers: int) -> None:
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with context.Pool(workers, _worker_start) as pool:  # made before the reading thread starts: no thread forked
         read: queue.Queue[str | None] = queue.Queue(maxsize=BATCH * IN_FLIGHT * workers)
-        threading.Thread(target=_read_into, args=(lines, read), daemon=True).start()
+        failed: list[Exception] = []  # what stopped the reading, raised once the lines before it are answered
+        threading.Thread(target=_read_into, args=(lines, read, failed), daemon=True).start()
         pending: deque[multiprocessing.pool.AsyncResult[str]] = deque()
         number, ended = 1, False
         while not ended or pending:
@@ -110,12 +111,18 @@ def _stream_in_pool(lines: TextIO, out: TextIO, workers: int) -> None:
                     pending.popleft()
                     out.write(oldest.get())
                     out.flush()
+        if failed:
+            raise failed[0]
 
 
-def _read_into(lines: Iterable[str], read: queue.Queue[str | None]) -> None:
-    """Put each line in ``read``, then `_END`."""
-    for line in lines:
-        read.put(line)
+def _read_into(lines: Iterable[str], read: queue.Queue[str | None], failed: list[Exception]) -> None:
+    """Put each line in ``read``, then `_END`; an error reading (a line that is not text in the stream's encoding,
+    a read that fails) ends the lines too, and is kept in ``failed``."""
+    try:
+        for line in lines:
+            read.put(line)
+    except Exception as exc:  # raised by the stream's own thread once the lines before are answered
+        failed.append(exc)
     read.put(_END)
 
 

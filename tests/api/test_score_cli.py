@@ -139,3 +139,17 @@ def test_workers_go_with_a_stream(capsys):
     with pytest.raises(SystemExit):
         main(["score", "--jsonl", "--workers", "0"])
     assert "'0' is not a number of workers (1-64)" in capsys.readouterr().err
+
+
+def test_jsonl_on_workers_answers_the_lines_before_a_read_error_then_raises_it():
+    """As one process does: a stream whose reading fails (bytes not in its encoding, past the first lines read) is
+    answered up to there, then the error is raised."""
+    good = "".join(json.dumps({"id": k, "hand": WIN}) + "\n" for k in range(400)).encode()
+    raw = good + b"\xff\n" + good
+    outs = []
+    for workers in (1, 2):
+        out = io.StringIO()
+        with pytest.raises(UnicodeDecodeError):
+            stream(io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", errors="strict"), out, workers=workers)
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1] and outs[0].count("\n") >= 100
