@@ -100,14 +100,32 @@ def _webp(data: bytes) -> ImageHeader:
     return ImageHeader("WebP", width, height, complete=len(data) >= riff_size + 8)
 
 
+class UnreadFormat(ImageFileError):
+    """A photo in a format known and not read (`UNREAD_BRANDS`): said so by name, never tried as another."""
+
+    def __init__(self, name: str) -> None:
+        article = "an" if name[0] in "AEIOU" else "a"
+        super().__init__("not_an_image", f"{article} {name} photo, which is not read here: send a {FORMATS} photo "
+                         "(on an iPhone: share it as JPEG, or take photos in Settings > Camera > Formats > Most "
+                         "Compatible)")
+
+
+UNREAD_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC", b"hevc": "HEIC", b"hevx": "HEIC",
+                 b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF", b"avis": "AVIF"}  # an ISO media file's major
+# brand (its `ftyp` box): what iPhones (HEIC) and some Android phones (HEIF, AVIF) save photos as
+
+
 def read_header(data: bytes) -> ImageHeader:
-    """The format and size a file declares; `ImageFileError` if it is not a JPEG, PNG or WebP at all."""
+    """The format and size a file declares; `ImageFileError` if it is not a JPEG, PNG or WebP at all
+    (`UnreadFormat` for a HEIC, HEIF or AVIF photo)."""
     if data.startswith(b"\xff\xd8\xff"):
         return _jpeg(data)
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return _png(data)
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return _webp(data)
+    if data[4:8] == b"ftyp" and data[8:12] in UNREAD_BRANDS:
+        raise UnreadFormat(UNREAD_BRANDS[data[8:12]])
     raise ImageFileError("not_an_image", f"not an image: send a {FORMATS} photo")
 
 
@@ -168,9 +186,9 @@ def _checked_header(data: bytes, max_pixels: int, any_format: bool) -> ImageHead
     try:
         header = read_header(data)
     except ImageFileError as exc:
-        if exc.code == "not_an_image" and any_format:
+        if exc.code == "not_an_image" and any_format and not isinstance(exc, UnreadFormat):
             return None
-        raise  # a JPEG, PNG or WebP whose header is damaged: its size cannot be trusted
+        raise  # a JPEG, PNG or WebP whose header is damaged (its size cannot be trusted), or a format not read
     if header.width == 0 or header.height == 0:
         raise corrupt(header.format, f"it declares a size of {header.width}x{header.height} pixels")
     if header.width * header.height > max_pixels:

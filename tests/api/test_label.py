@@ -393,3 +393,12 @@ def test_without_the_extra_the_ray_engine_says_how_to_install_it(tmp_path, capsy
     err = capsys.readouterr().err
     assert err == f"mcr label: error: {label_cli.INSTALL_CLUSTER}\n"
     assert "uv sync --extra cluster" in err
+
+
+def test_a_phones_heic_photo_is_a_failure_saying_so(photos, tmp_path):
+    """An iPhone's HEIC photo in the folder is not passed over as another file: it fails by name, saying what to do."""
+    (photos / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
+    summary = run(photos, tmp_path / "out", "coco")
+    assert (summary["labelled"], summary["failed"]) == (5, 1)
+    (failure,) = summary["failures"]
+    assert failure["image"] == "IMG_0001.HEIC" and failure["error"].startswith("a HEIC photo, which is not read here")

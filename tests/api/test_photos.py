@@ -58,6 +58,8 @@ def _corrupt_png() -> bytes:
     (b"", 400, "empty_upload", "empty"),
     (b"%PDF-1.7 this is a document, not a photo", 415, "not_an_image", "not an image"),
     (b"GIF89a" + bytes(100), 415, "not_an_image", "JPEG, PNG or WebP"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100), 415, "not_an_image", "a HEIC photo"),
+    (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(100), 415, "not_an_image", "an AVIF photo"),
     (_png_declaring(100_000, 100_000), 413, "too_many_pixels", "100000x100000"),
     (jpeg_declaring(65_000, 65_000), 413, "too_many_pixels", "65000x65000"),
     (_truncated(".jpg"), 422, "corrupt_image", "truncated"),

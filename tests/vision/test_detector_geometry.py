@@ -171,6 +171,15 @@ def test_load_image_errors_name_the_file(tmp_path) -> None:
         load_image(text)
 
 
+def test_a_phone_photo_in_a_format_not_read_is_named(tmp_path) -> None:
+    """An iPhone's HEIC file (an ISO media file of brand heic) is told by name, with what to send instead, not
+    tried as something OpenCV might read."""
+    photo = tmp_path / "IMG_0001.HEIC"
+    photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(500))
+    with pytest.raises(ValueError, match=r"IMG_0001.HEIC: a HEIC photo, which is not read here: send a JPEG, PNG or WebP"):
+        load_image(photo)
+
+
 def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:
     rng = np.random.default_rng(0)
     ok, jpeg = cv2.imencode(".jpg", rng.integers(0, 255, (300, 400, 3), dtype=np.uint8))
