@@ -28,6 +28,7 @@ from vision.layout import (CLOSE, FACE_DOWN, WIN_NOT_APART, Doubt, LayoutReading
                            read_hand)
 from vision.melds import in_concealed_kongs
 from vision.overlaps import merge_row_doubles, vote
+from vision.readings import STRAY
 from vision.rows import find_rows
 from vision.tilefaces import FaceMemory
 from vision.views import read_turned, turns_read
@@ -51,6 +52,9 @@ VOTE_MARGIN = 1.5  # plausibility by which a complete first reading beats a comp
 SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at least, for it to be sure (`_sure`):
 # the detector scores real photos' tiles lower than rendered ones (0.3-0.6 where their faces are read right), so
 # asking 0.5 (`vision.layout.LOW_CONFIDENCE`) would read most right first readings again from four sides.
+FAINT_CAP = 60  # faint boxes (under `vision.readings.STRAY`) a reading keeps at most: twice the most any photo of the
+# development sets gives (30 in the 195 training hand photos' first readings, 25 in 2,000 composed scenes' readings);
+# more is a patterned table or cloth read as tiles (533 boxes in a rendered scene on a grid-printed sheet)
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
 SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole: the
@@ -122,9 +126,18 @@ def _first_reading(image: np.ndarray, faint: Detector) -> tuple[TileDetections, 
 
 def _one_per_tile(image: np.ndarray, detections: TileDetections) -> TileDetections:
     """The merge stage as a scan ends it: doubles along a row kept once (`vision.overlaps`), then white dragons
-    and face-down tiles told apart by colour (`vision.blanks`)."""
+    and face-down tiles told apart by colour (`vision.blanks`), and a patterned table's faint boxes dropped
+    (`FAINT_CAP`)."""
     merged = merge_row_doubles(detections)
-    return settle_blanks(image, merged)
+    return _without_pattern(settle_blanks(image, merged))
+
+
+def _without_pattern(detections: TileDetections) -> TileDetections:
+    """The detections without their faint boxes (under `vision.readings.STRAY`) where there are more than
+    `FAINT_CAP` of them: the detector reading a patterned cloth's squares as tiles by the hundred, whose rows the
+    layout would weigh one against another for minutes."""
+    faint = detections.confidence < STRAY
+    return detections[~faint] if int(faint.sum()) > FAINT_CAP else detections
 
 
 def _scan(image: np.ndarray, faint: Detector, situation: Situation, overrides: ScanOverrides | None,

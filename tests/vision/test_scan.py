@@ -17,12 +17,12 @@ from tests.conftest import StandIn
 from tests.vision.conftest import HAND as LONG_HAND
 from tests.vision.conftest import NOTATION as LONG_NOTATION
 from tests.vision.conftest import SHORT_HAND as HAND
-from tests.vision.conftest import FixedTiles, Read, lay, shoot
+from tests.vision.conftest import SIZE, FixedTiles, Read, lay, shoot
 from vision.detections import TileDetections
 from vision.detector import NMS_IOU
 from vision.locate import Located
 from vision.layout import LayoutReading
-from vision.scan import SCAN_IOU, SCAN_VIEWS, ScanOverrides, _stands, scan, scan_detections
+from vision.scan import FAINT_CAP, SCAN_IOU, SCAN_VIEWS, ScanOverrides, _one_per_tile, _stands, scan, scan_detections
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "hand.jpg"
@@ -306,3 +306,17 @@ def test_a_complete_first_reading_stands_against_the_vote_only_when_clearly_more
     assert _stands(reading(kong, first), reading(pung, voted)) is stands
     assert not _stands(reading(kong, first), reading(None, voted))  # an invalid vote is no rival: kept anyway
     assert not _stands(reading("123456789m5p5p5s7s9s", 9.0), reading(pung, voted))  # the first no win: the vote
+
+
+@pytest.mark.parametrize(("squares", "kept"), [(FAINT_CAP + 1, False), (FAINT_CAP, True)])
+def test_a_patterned_cloth_read_as_faint_tiles_by_the_hundred_is_dropped(squares: int, kept: bool) -> None:
+    """Past `FAINT_CAP` faint boxes (a cloth's printed squares the detector takes for tiles at 0.1-0.3), a reading
+    keeps its sure tiles alone, and the hand reads; up to it, every box stays (a faint flower, a heap's tile)."""
+    hand = shoot(lay(HAND))
+    corners = np.array([(60 * (k % 40), 60 * (k // 40)) for k in range(squares)], np.float32)  # above the hand
+    cloth = TileDetections(np.hstack([corners, corners + 30]), np.full(squares, 0.15, np.float32),
+                           np.full(squares, tile("2p").index))
+    read = _one_per_tile(np.full((SIZE[1], SIZE[0], 3), 128, np.uint8), TileDetections.concat([hand, cloth]))
+    assert len(read) == len(hand) + (squares if kept else 0)
+    if not kept:
+        assert format_hand(scan_detections(read, Situation()).hand) == "1f123456789m123p5s5s"
