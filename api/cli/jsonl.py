@@ -121,7 +121,7 @@ def _read_into(lines: Iterable[str], read: queue.Queue[str | None], failed: list
     try:
         for line in lines:
             read.put(line)
-    except Exception as exc:  # raised by the stream's own thread once the lines before are answered
+    except Exception as exc:  # raised by the writing thread, once the lines before it are answered
         failed.append(exc)
     read.put(_END)
 
