@@ -159,8 +159,8 @@ def measure(n: int, split: str, seed: int, boxes: bool, cache: Path, failures: P
         return
     print(f"{n} scenes ({split} crops{', true boxes' if boxes else ''}): tiles exact {totals['tiles']}, "
           f"grouped exact {totals['grouped']}, scored alike {totals['scored']}, and once the doubts on what the photo "
-          f"cannot tell (kongs shown all face down or face up, a winning tile not set apart, melds past a gap) are "
-          f"answered {totals['corrected']}")
+          f"cannot tell (kongs shown all face down or face up, a winning tile not set apart, melds past a gap, flowers "
+          f"left out as unsure) are answered {totals['corrected']}")
     print(f"{'convention':32} {'n':>4} {'tiles':>6} {'grouped':>8} {'scored':>7} {'corrected':>9}")
     for c, v in sorted(per.items()):
         print(f"{c:32} {v['n']:4d} " + " ".join(f"{v[f] / v['n']:{w}.0%}" for f, w in zip(FIGURES, (6, 8, 7, 9))))
