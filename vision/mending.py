@@ -28,7 +28,7 @@ from scoring import HandError
 from scoring.tiles import TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import APART
-from vision.readings import HAND_TILES, STRAY, Best, Candidate, Reader
+from vision.readings import HAND_TILES, STRAY, Best, Candidate, Reader, is_flower
 
 LOW_CONFIDENCE = 0.5  # tiles read below this confidence are reported as doubts
 CLOSE = 0.5  # a runner-up face scored at least this share of the face read makes the tile doubtful too
@@ -109,7 +109,7 @@ def in_flower_rows(reader: Reader, c: Candidate) -> list[int]:
             continue
         bonus = [i for i in row.tiles if reader.faces[i].is_bonus]
         others = [i for i in row.tiles if not reader.faces[i].is_bonus]
-        second = [i for i in others if _is_flower(reader.det.runner_ups[i])]
+        second = [i for i in others if is_flower(reader.det.runner_ups[i])]
         if others and (len(second) == len(others) or len(bonus) > len(others)):
             found += others
     return found
@@ -121,7 +121,7 @@ def _flower_rows_read(reader: Reader, found: Best) -> Mended | None:
     tiles = in_flower_rows(reader, found.candidate)
     if not tiles:
         return None
-    own = [i for i in tiles if _is_flower(reader.det.runner_ups[i])]
+    own = [i for i in tiles if is_flower(reader.det.runner_ups[i])]
     detections, given = _as_flowers(reader.det, [i for i in tiles if i not in own],
                                     [*reader.faces, *(reader.det.runner_ups[i] for i in own)])
     swapped = tuple(sorted([*own, *given]))
@@ -180,7 +180,7 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     detections, guessed = unseen_flowers(detections, c.flowers)
     seen = [reader.faces[i] for i in c.flowers]  # a flower read as another one in the hand: its runner-up
     unsure_faces += [i for i in c.flowers if seen.count(reader.faces[i]) > 1 and i not in unsure_faces
-                 and _is_flower(detections.runner_ups[i])]
+                 and is_flower(detections.runner_ups[i])]
     # each doubtful tile as its runner-up; with one tile too many, a flower read as a tile or a kong's tile misread
     # (the kong's other three are then one too many), with a hand's count two of them at once as well
     swaps: list[tuple[int, ...]] = [(i,) for i in unsure_faces]
@@ -239,10 +239,6 @@ def _tiles_read_as_flowers(reader: Reader, c: Candidate, expected: int) -> Mende
     options = [o for swap in combinations(tiles, short)
                if (o := _swap_option(Reader(det.with_runner_up(list(swap)), reader), swap)) is not None]
     return max(options, key=lambda o: o[0])[1] if options else None
-
-
-def _is_flower(face: Tile | None) -> bool:
-    return face is not None and face.is_bonus
 
 
 def _swap_option(other: Reader, swap: tuple[int, ...], **marks: tuple[int, ...]) -> tuple[float, Mended] | None:

@@ -18,7 +18,7 @@ from statistics import median
 import numpy as np
 
 from scoring import Hand, HandError, Meld, MeldKind, is_complete
-from scoring.tiles import BACK, PLAYABLE
+from scoring.tiles import BACK, PLAYABLE, Tile
 from vision.detections import TileDetections
 from vision.melds import APART, MAX_SETS, SIDEWAYS, MeldReader, ShownMeld, TileGroup, apart
 from vision.rows import Row
@@ -145,7 +145,7 @@ class Reader(MeldReader):
             value -= 0.05  # with no cue either way, keep the photo's own left to right
         own = {self.faces[main.tiles[k]] for k in bonus}  # a set has one of each flower: a second is another's
         near = [r for r in flower_rows if r in self.near(main, flip, FLOWER_ROWS)  # the hand's own, not discards
-                and max(self._flower_confidence(i) for i in r.tiles) >= STRAY  # nor tiles of a heap misread
+                and self._flowers_sure(r)  # nor tiles of a heap misread
                 and not own & {self.faces[i] for i in r.tiles}]
         flowers = (*tuple(main.tiles[k] for k in bonus), *(i for r in near for i in r.tiles))
         beside = self._left_out(main, side, near, flip)
@@ -179,25 +179,27 @@ class Reader(MeldReader):
                     total -= LEFT_OUT * len(beside.difference(*(m.group.tiles for m in (*melds, *side_melds))))
                     yield Candidate(total, flowers, head, consistent((*melds, *side_melds)), win_apart, flip)
 
+    def _flowers_sure(self, row: Row) -> bool:
+        """Whether a row of flowers holds one read surely (`STRAY`, by `_flower_confidence`)."""
+        return max(self._flower_confidence(i) for i in row.tiles) >= STRAY
+
     def _flower_confidence(self, i: int) -> float:
         """How sure the reading is that tile ``i`` is a flower or a season: its face's confidence, and its
         runner-up's too where that is another flower (which flower it is changes no score, and the flowers of a
         set drawn in its own hand split their confidence between them)."""
-        second = self.det.runner_ups[i]
-        shared = second is not None and second.is_bonus
+        shared = is_flower(self.det.runner_ups[i])
         return float(self.det.confidence[i]) + (float(self.det.runner_up_confidence[i]) if shared else 0.0)
 
     def unsure_flowers(self, c: Candidate) -> list[Row]:
         """Rows of flowers alone beside the standing tiles of reading ``c`` (`FLOWER_ROWS`) that it leaves out, none
-        of their tiles read surely (`STRAY`): a set's own flowers read unsurely, or flowers lying on the table; only
-        the player can say which."""
-        rows = [r.reversed if c.flipped else r for r in self.rows]
-        taken = {*c.flowers, *c.head, *(i for m in c.melds for i in m.group.tiles)}
+        of their tiles read surely (`_flowers_sure`): a set's own flowers read unsurely, or flowers lying on the
+        table; only the player can say which."""
+        head = set(c.head)
+        taken = {*c.flowers, *head, *(i for m in c.melds for i in m.group.tiles)}
         found: list[Row] = []
-        for main in (r for r in rows if set(r.tiles) & set(c.head)):
+        for main in (r.reversed if c.flipped else r for r in self.rows if head & set(r.tiles)):
             found += [r for r in self.near(main, c.flipped, FLOWER_ROWS) if r not in found and not taken & set(r.tiles)
-                      and all(self.faces[i].is_bonus for i in r.tiles)
-                      and max(self._flower_confidence(i) for i in r.tiles) < STRAY]
+                      and all(self.faces[i].is_bonus for i in r.tiles) and not self._flowers_sure(r)]
         return found
 
     def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:
@@ -300,6 +302,11 @@ def groups_of(c: Candidate) -> tuple[TileGroup, ...]:
     groups.append(TileGroup("concealed", c.head[:-1], concealed=True))
     groups.append(TileGroup("win", c.head[-1:]))
     return (*groups, *(m.group for m in c.melds))
+
+
+def is_flower(face: Tile | None) -> bool:
+    """Whether a face read (a runner-up may be none) is a flower or a season."""
+    return face is not None and face.is_bonus
 
 
 def _upright(row: Row) -> bool:

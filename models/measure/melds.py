@@ -2,8 +2,8 @@
 tile crops (`datasets.composed`): tiles read exactly, hand grouped exactly (a kong shown all face down: its face aside), scored as the
 true hand (the fans and the total), and scored so once what the reading doubts is corrected as its doubts ask
 (a kong shown all face down: its face; one shown face up with no tile turned: claimed or concealed; a winning
-tile not set apart: which it is; tiles past a gap among the standing ones that make melds: the melds). The issue
-names these as what a photo cannot tell.
+tile not set apart: which it is; tiles past a gap among the standing ones that make melds: the melds; flowers
+beside the hand left out as read unsurely: how many). The issue names these as what a photo cannot tell.
 
     uv run python -m models.measure.melds --n 200 --split test
 
