@@ -12,7 +12,9 @@ turned tile's length adds to it at that angle, is a turned tile's depth half as 
 `split_pairs` offers the photo with each such box read as the two tiles it covers, the turned one in
 the row and the added one beside it across the row, for the layout to read both ways (`vision.layout`): the
 pair is taken only where the hand read with it holds it as an added kong and is clearly the more plausible
-(`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not.
+(`vision.layout.STACKED_GAIN`), or complete where the hand read without it is not. Each cut costs a whole
+reading of the photo (a table's photo, 50 boxes and more, a fifth of a second), so a box is offered only where its
+kong's other two tiles may lie beside it in its row (`_kong_beside`).
 
 The detector reads the pair's box as one tile, and not always as the pair's face: two tiles of two dots, one over
 the other, show four. The pair lies in its kong beside the kong's other two tiles, which show the face whole; where
@@ -38,6 +40,8 @@ PAIR_LENGTH = 1.0  # ... when it is this many upright tiles' widths long along t
 # 1.33, but the detector boxes a pair loosely, down to 1.02 widths on dev composed scenes (a standing tile's box as
 # long is offered too, and kept whole unless the hand read with it cut is the clearly more plausible)
 MIN_ROW = 4  # tiles a row needs for its median size to be known (a shorter row takes the longest row's)
+KONG_REACH = 3  # places along the row within which a pair's kong has its other two tiles: beside it, or one place
+# further where a stray box or a sliver lies between
 UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as deep as a tile or deeper: an upright
 # tile, whose length along the row is a tile's width, or a pair, whose length is a turned tile's (`PAIR_LENGTH` widths)
 
@@ -60,9 +64,10 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
         cut = _pairs_posed(detections, rows, size, along, across)
     else:  # near 45° a box tells no depth from length
         cut, along, across = _pairs_near_diagonal(detections, rows, wh, size, angle)
-    choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
     kin = {i: face for row in rows for i in row.tiles
            if i in cut and (face := _kong_face(detections, row, i)) is not None}
+    cut = {i: line for i, line in cut.items() if _kong_beside(detections, rows, i, kin.get(i))}
+    choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
     splits = []
     for chosen in filter(None, choices):
         faces = {i: kin[i] for i in chosen if i in kin}
@@ -139,6 +144,21 @@ def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.nda
             if size[i] >= STACKED_PAIR * median and deep >= STACKED_PAIR * width:
                 cut[i], along[i], across[i] = (width, row.across), length, deep
     return cut, along, across
+
+
+def _kong_beside(detections: TileDetections, rows: list[Row], box: int, kin: Tile | None) -> bool:
+    """Whether the pair ``box`` may cover can be an added kong's: two tiles within `KONG_REACH` places of it in its
+    row read as a face it may be (its face, its runner-up, or the kong's face its neighbours agree on,
+    `_kong_face`), as face or runner-up: a kong's other two tiles lie beside its pair. A box with no such neighbours
+    (a tile merely large, nearer the camera) is not offered cut: each cut costs a whole reading of the photo."""
+    row = next((r for r in rows if box in r.tiles), None)
+    if row is None:
+        return True
+    faces, runner_ups = detections.tiles, detections.runner_ups
+    k = row.tiles.index(box)
+    beside = [j for j in row.tiles[max(k - KONG_REACH, 0):k + KONG_REACH + 1] if j != box]
+    return any(sum(face in (faces[j], runner_ups[j]) for j in beside) >= 2
+               for face in {faces[box], runner_ups[box], kin} - {None})
 
 
 def _kong_face(detections: TileDetections, row: Row, box: int) -> Tile | None:

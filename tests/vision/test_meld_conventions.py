@@ -18,6 +18,8 @@ from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import FLOWERS_UNSURE, MELDS_PAST_GAP, Overrides, read_hand
 from vision.readings import Reader
+from vision.rows import find_rows
+from vision.stacks import split_pairs
 
 STANDING = "1m 2m 3m 4m 5m 6m 7m 8m 9m 9p | 9p"
 
@@ -158,6 +160,23 @@ def test_a_stacked_pair_is_read_beside_a_standing_tile_boxed_as_large() -> None:
     xyxy[first] = [x0 - 0.35 * (x1 - x0), y0 - 0.3 * (y1 - y0), x1, y1]
     reading = read_hand(found.with_boxes(xyxy))
     assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
+
+
+def test_only_a_box_with_its_kongs_tiles_beside_it_is_offered_cut() -> None:
+    """Each cut costs a whole reading of the photo: a standing tile's box as large as a pair's, with no tile of its
+    face beside it, is not offered (`vision.stacks._kong_beside`); the pair's box, two of its face beside, is."""
+    found, pair = _stacked_pair(f"{STANDING} | 5p~ 5p 5p")
+    first = int(np.argmin(found.xyxy[:, 0]))
+    xyxy = found.xyxy.copy()
+    x0, y0, x1, y1 = xyxy[first]
+    xyxy[first] = [x0 - 0.35 * (x1 - x0), y0 - 0.3 * (y1 - y0), x1, y1]
+    large = found.with_boxes(xyxy)
+    splits = split_pairs(large, find_rows(large))
+    assert splits and {turned for _, pairs in splits for turned, _ in pairs} == {pair}
+    twin = replace(large, class_id=np.where(np.arange(len(large)) == first + 1, large.class_id[first], large.class_id))
+    twin = replace(twin, class_id=np.where(np.arange(len(large)) == first + 2, large.class_id[first], twin.class_id))
+    offered = {turned for _, pairs in split_pairs(twin, find_rows(twin)) for turned, _ in pairs}
+    assert first in offered  # two tiles of its face beside it: it may be a kong's pair
 
 
 def _meld_in_front(meld: str) -> list[Placed]:
