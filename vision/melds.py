@@ -92,6 +92,8 @@ class MeldReader:
         # the rows near each row (`vision.readings.Reader.near`), kept with the rest of the geometry
         self._near: dict[tuple[tuple[int, ...], float, bool, float], list[Row]] = \
             {} if same_boxes is None else same_boxes._near
+        # two rows read as one (`vision.readings.Reader.two_rows`), likewise
+        self._two_rows: dict[tuple[Row, Row], tuple[Row, int] | None] = {} if same_boxes is None else same_boxes._two_rows
 
     def _sideways_at(self, row: Row, start: int, stop: int) -> tuple[int | None, float]:
         """`_find_sideways`, remembered: the partitions ask for the same stretches many times."""

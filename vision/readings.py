@@ -77,32 +77,45 @@ class Reader(MeldReader):
     def __init__(self, detections: TileDetections, same_boxes: MeldReader | None = None,
                  stacked: dict[int, int] | None = None) -> None:
         super().__init__(detections, same_boxes, stacked)
+        # per tile, as plain lists: every reading of every pair of rows asks them again
+        self.bonus = [face.is_bonus for face in self.faces]
+        self.sure_up = [face is not BACK and c >= STRAY for face, c in zip(self.faces, detections.confidence.tolist(),
+                                                                              strict=True)]
 
     def candidates(self, strict: bool) -> Iterator[Candidate]:
         """Every reading of the photo as a hand's parts (a valid hand or not)."""
         for flip in (False, True):
             oriented = [r.reversed if flip else r for r in self.rows]
             flower_rows = tuple(r for r in oriented if len(r.tiles) < len(self.det) and
-                                all(self.faces[i].is_bonus for i in r.tiles))
+                                all(self.bonus[i] for i in r.tiles))
             rows = [r for r in oriented if r not in flower_rows]
-            upright = {r: _upright(r) for r in rows}
             for main in rows:
                 # the rack's edge, the wall or a sliver of a tile ending the row, not the hand
                 ends = self._end_strays(main)
                 trimmed = _without(main, ends) if ends else None
                 cost = sum(0.0 if main.tiles[k] in self.slivers else TRIMMED for k in ends)
-                for side in (None, *[r for r in self.near(main, flip, SIDE_ROWS) if r is not main and r in upright]):
+                for side in (None, *[r for r in self.near(main, flip, SIDE_ROWS) if r is not main and r in rows]):
                     yield from self._readings(main, side, flip, strict, flower_rows)
                     if trimmed is not None:
                         yield from (replace(c, plausibility=c.plausibility - cost)
                                     for c in self._readings(trimmed, side, flip, strict, flower_rows))
-                    if side is not None and upright[main] and upright[side] and _adjacent(main, side) and \
-                            all(self.faces[i].is_playable for i in side.tiles):
-                        # standing tiles laid in two rows (no sideways tile shows a meld), one behind the other;
-                        # standing tiles touch, so each gap in the rows counts against it (melds are set apart)
-                        spaced = int((side.gaps > SPACE).sum() + (main.gaps > SPACE).sum())
-                        joined = self._readings(_joined(side, main), None, flip, strict, flower_rows)
-                        yield from (replace(c, plausibility=c.plausibility - SPACED * spaced) for c in joined)
+                    both = self.two_rows(side, main) if side is not None else None
+                    if both is not None and all(self.faces[i].is_playable for i in side.tiles):
+                        joined, spaced = both
+                        yield from (replace(c, plausibility=c.plausibility - SPACED * spaced)
+                                    for c in self._readings(joined, None, flip, strict, flower_rows))
+
+    def two_rows(self, side: Row, main: Row) -> tuple[Row, int] | None:
+        """``side`` then ``main`` read as one row of standing tiles laid in two rows, one behind the other (no
+        sideways tile shows a meld: `_upright`, `_adjacent`), and the gaps in them (standing tiles touch, so each gap
+        wider than `SPACE` counts against it: melds are set apart); None where the boxes rule it out. Kept with the
+        geometry: each reading of the photo asks it of every pair of rows."""
+        key = (side, main)
+        if key not in self._two_rows:
+            self._two_rows[key] = None
+            if _upright(main) and _upright(side) and _adjacent(main, side):
+                self._two_rows[key] = _joined(side, main), int((side.gaps > SPACE).sum() + (main.gaps > SPACE).sum())
+        return self._two_rows[key]
 
     def _end_strays(self, row: Row) -> list[int]:
         """Positions at either end of a row that may not be the hand's: face-down tiles of a row with face-up
@@ -126,12 +139,12 @@ class Reader(MeldReader):
                   flower_rows: tuple[Row, ...] = ()) -> Iterator[Candidate]:
         """Readings with ``main`` holding the standing tiles (and maybe melds at either end) and ``side``
         only melds; ``flower_rows``: rows of flowers alone (those beside ``main`` are the hand's). Strict readings have the tile count of a hand; others are off by some."""
-        bonus = [k for k, i in enumerate(main.tiles) if self.faces[i].is_bonus]
+        bonus = [k for k, i in enumerate(main.tiles) if self.bonus[i]]
         side_melds: tuple[ShownMeld, ...] = ()
         value = 0.0
         rows = set(main.tiles) | set(side.tiles if side else ())  # a stacked tile lies in neither
         if side is not None:
-            if any(self.faces[i].is_bonus for i in side.tiles):
+            if any(self.bonus[i] for i in side.tiles):
                 return
             found = self.partition(side, 0, len(side.tiles), None, rows)
             if found is None:
@@ -207,8 +220,8 @@ class Reader(MeldReader):
         that a reading of ``main``, ``side`` and the flower rows ``near`` leaves out (a tile stacked on a meld's
         may be among them: the reading's melds tell)."""
         used = {*main.tiles, *(side.tiles if side else ()), *(i for r in near for i in r.tiles)}
-        return {i for r in self.near(main, flip, FLOWER_ROWS) if not used & set(r.tiles)
-                for i in r.tiles if self.faces[i] is not BACK and self.det.confidence[i] >= STRAY}
+        sure = self.sure_up
+        return {i for r in self.near(main, flip, FLOWER_ROWS) if used.isdisjoint(r.tiles) for i in r.tiles if sure[i]}
 
     def near(self, main: Row, flip: bool, reach: float) -> list[Row]:
         """The photo's rows, read ``flip``-ped as ``main`` is, whose line lies within ``reach`` tile widths of
@@ -311,7 +324,7 @@ def is_flower(face: Tile | None) -> bool:
 
 def _upright(row: Row) -> bool:
     """Whether the boxes show every tile of the row upright (not near 45°, where they cannot tell)."""
-    return not np.isnan(row.sideways).any() and bool((row.sideways < SIDEWAYS).all())
+    return all(evidence < SIDEWAYS for evidence in row.plain.sideways)  # NaN (near 45°) is under nothing
 
 
 def _adjacent(first: Row, second: Row, reach: float = ADJACENT_ROWS) -> bool:
