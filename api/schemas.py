@@ -133,7 +133,7 @@ class WaitsRequest(HandRequest, Seats):
 class ScanForm(Situation):
     """The multipart form of ``POST /v1/scan``: the photo, the situation and what the photo cannot show."""
 
-    photo: UploadFile = Field(description="the photo: JPEG, PNG or WebP")
+    photo: UploadFile = Field(description="the photo: JPEG, PNG, WebP or HEIC / HEIF")
     flowers: int | None = Field(None, ge=0, le=8, description="flowers drawn, if not all are in the photo")
     win_tile: str | None = Field(None, description="the winning tile, if the photo does not set it apart",
                                  examples=["5p"])
@@ -148,7 +148,7 @@ class ScanForm(Situation):
 class DetectForm(Request):
     """The multipart form of ``POST /v1/detect``."""
 
-    photo: UploadFile = Field(description="the photo: JPEG, PNG or WebP")
+    photo: UploadFile = Field(description="the photo: JPEG, PNG, WebP or HEIC / HEIF")
 
 
 class Fan(BaseModel):

@@ -22,6 +22,9 @@ from vision.detector import NMS_IOU
 from vision.locate import Located, Locator
 from vision.tilefaces import Readers
 
+EXAMPLE_PHOTO = Path(__file__).resolve().parents[1] / "examples" / "hand.jpg"
+HEIC_PHOTO = Path(__file__).resolve().parent / "data" / "hand.heic"  # the example at 480x640 as an iPhone saves it
+
 
 def held_out_hand_photos() -> list[Path]:
     """The first copy of each held-out `hand_` source photo (never trained on), in the list's order; skip

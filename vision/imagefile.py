@@ -2,20 +2,24 @@
 
 The header is read before decoding, so a decompression bomb (a small file declaring 100,000 x 100,000
 pixels) is refused without allocating it, and a truncated upload is told apart from a corrupt one. JPEG,
-PNG and WebP: what phones and browsers send. A large JPEG can be decoded at a reduced scale (libjpeg
+PNG and WebP: what phones and browsers send; and HEIC / HEIF, what iPhones save their photos as (decoded by
+libheif through ``pi-heif``, its own rotation applied). A large JPEG can be decoded at a reduced scale (libjpeg
 scales while decoding: half of a 12-MP photo comes ~3× faster than all of it) when the reader needs
-fewer pixels: `mcr scan`, ``/v1/scan`` and batch labelling do. Stage 1 of the pipeline, decode: a photo file
-(`load_photo`) or an upload's bytes (`decode_photo`) to a `Photo`.
+fewer pixels: `mcr scan`, ``/v1/scan`` and batch labelling do; a large HEIC is decoded whole and shrunk as a JPEG
+would be decoded. Stage 1 of the pipeline, decode: a photo file (`load_photo`) or an upload's bytes
+(`decode_photo`) to a `Photo`.
 """
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
 import numpy as np
+import pi_heif
 
 from vision.detections import TileDetections
 
@@ -28,7 +32,7 @@ class ImageFileError(ValueError):
         self.code = code
 
 
-FORMATS = "JPEG, PNG or WebP"
+FORMATS = "JPEG, PNG, WebP or HEIC"
 MAX_PIXELS = 250_000_000  # the most pixels a photo file is decoded at: over a 200-MP phone camera's, under what a
 # decompression bomb declares (a 60 KB JPEG can claim 60,000 x 60,000, 10 GB decoded); the API sets its own
 # (MCR_MAX_PIXELS)
@@ -105,27 +109,48 @@ class UnreadFormat(ImageFileError):
 
     def __init__(self, name: str) -> None:
         article = "an" if name[0] in "AEIOU" else "a"
-        super().__init__("not_an_image", f"{article} {name} photo, which is not read here: send a {FORMATS} photo "
-                         "(on an iPhone: share it as JPEG, or take photos in Settings > Camera > Formats > Most "
-                         "Compatible)")
+        super().__init__("not_an_image", f"{article} {name} photo, which is not read here: send a {FORMATS} photo")
 
 
-UNREAD_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC", b"hevc": "HEIC", b"hevx": "HEIC",
-                 b"mif1": "HEIF", b"msf1": "HEIF", b"avif": "AVIF", b"avis": "AVIF"}  # an ISO media file's major
-# brand (its `ftyp` box): what iPhones (HEIC) and some Android phones (HEIF, AVIF) save photos as
+HEIF_BRANDS = {b"heic": "HEIC", b"heix": "HEIC", b"heim": "HEIC", b"heis": "HEIC", b"hevc": "HEIC", b"hevx": "HEIC",
+               b"mif1": "HEIF", b"msf1": "HEIF"}  # an ISO media file's major brand (its `ftyp` box): what iPhones
+# (HEIC) and some Android phones (HEIF) save photos as
+UNREAD_BRANDS = {b"avif": "AVIF", b"avis": "AVIF"}  # AV1 in the same container (some Android phones), among the
+# file's brands, major or compatible: the libheif that pi-heif ships decodes HEVC alone
+
+
+def _iso_brands(data: bytes) -> tuple[bytes, list[bytes]]:
+    """An ISO media file's major brand and its compatible ones (its leading `ftyp` box)."""
+    (size,) = struct.unpack(">I", data[:4])
+    return data[8:12], [data[k:k + 4] for k in range(16, min(size, len(data)) - 3, 4)]
+
+
+def _heif(data: bytes, name: str) -> ImageHeader:
+    """The size of a HEIF file's primary image as shown (its rotation applied), from its metadata alone: the pixels
+    are decoded once the size is checked, and a file cut short past its metadata is told then."""
+    try:
+        size = pi_heif.open_heif(io.BytesIO(data)).size
+    except (ValueError, RuntimeError) as exc:
+        raise corrupt(name, str(exc)) from None
+    return ImageHeader(name, *size, complete=True)
 
 
 def read_header(data: bytes) -> ImageHeader:
-    """The format and size a file declares; `ImageFileError` if it is not a JPEG, PNG or WebP at all
-    (`UnreadFormat` for a HEIC, HEIF or AVIF photo)."""
+    """The format and size a file declares; `ImageFileError` if it is not a JPEG, PNG, WebP or HEIC / HEIF at all
+    (`UnreadFormat` for an AVIF photo)."""
     if data.startswith(b"\xff\xd8\xff"):
         return _jpeg(data)
     if data.startswith(b"\x89PNG\r\n\x1a\n"):
         return _png(data)
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return _webp(data)
-    if data[4:8] == b"ftyp" and data[8:12] in UNREAD_BRANDS:
-        raise UnreadFormat(UNREAD_BRANDS[data[8:12]])
+    if data[4:8] == b"ftyp":
+        major, compatible = _iso_brands(data)
+        unread = next((UNREAD_BRANDS[b] for b in (major, *compatible) if b in UNREAD_BRANDS), None)
+        if unread is not None:
+            raise UnreadFormat(unread)
+        if major in HEIF_BRANDS:
+            return _heif(data, HEIF_BRANDS[major])
     raise ImageFileError("not_an_image", f"not an image: send a {FORMATS} photo")
 
 
@@ -200,6 +225,8 @@ def _checked_header(data: bytes, max_pixels: int, any_format: bool) -> ImageHead
 
 
 def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> Photo | None:
+    if header is not None and header.format in HEIF_BRANDS.values():
+        return _decoded_heif(data, header, min_side)
     buffer = np.frombuffer(data, np.uint8)
     if min_side and header is not None and header.format == "JPEG":
         w, h = header.width, header.height  # as stored, before the EXIF rotation
@@ -213,6 +240,23 @@ def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> P
             # undecodable, or the EXIF rotation not told apart by the size: decoded whole, as below
     pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
     return None if pixels is None else Photo(pixels, pixels.shape[1], pixels.shape[0])
+
+
+def _decoded_heif(data: bytes, header: ImageHeader, min_side: int | None) -> Photo:
+    """A HEIC / HEIF photo decoded whole (libheif applies its rotation), then, as a JPEG would be decoded, shrunk by
+    the largest of 8, 4 or 2 that leaves its long side ``min_side`` pixels or more (None: kept whole)."""
+    try:
+        heif = pi_heif.open_heif(io.BytesIO(data), bgr_mode=True)
+        pixels = np.array(heif[0])[..., :3]  # copied while ``heif`` holds the decoded buffer; no alpha plane
+    except (ValueError, RuntimeError) as exc:
+        raise corrupt(header.format, str(exc)) from None
+    pixels = np.ascontiguousarray(pixels)
+    height, width = pixels.shape[:2]
+    k = next((k for k, _ in _REDUCED_DECODES if min_side and max(width, height) // k >= min_side), 1)
+    if k == 1:
+        return Photo(pixels, width, height)
+    shrunk = cv2.resize(pixels, (-(-width // k), -(-height // k)), interpolation=cv2.INTER_AREA)
+    return Photo(shrunk, width, height, data)
 
 
 def load_image(path: str | Path) -> np.ndarray:

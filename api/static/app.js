@@ -350,7 +350,7 @@ async function shrink(file) {
     const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.92));
     return blob ? new File([blob], file.name.replace(/\.\w+$/, "") + ".jpg", { type: "image/jpeg" }) : file;
   } catch {
-    return file;  // not decodable here (e.g. HEIC): let the server say what is wrong with it
+    return file;  // not decodable here (a HEIC photo outside Safari): the server reads it, or says what is wrong
   }
 }
 

@@ -21,6 +21,7 @@ from api.cli import build_parser, main
 from api.cli import label as label_cli
 from models.training.recipes import REAL_PHOTOS as SHARED_PHOTOS
 from scoring.tiles import TILES, tile
+from tests.conftest import HEIC_PHOTO
 from vision.detections import TileDetections
 from vision.labels import yolo
 from vision.labels.batch import (
@@ -395,10 +396,12 @@ def test_without_the_extra_the_ray_engine_says_how_to_install_it(tmp_path, capsy
     assert "uv sync --extra cluster" in err
 
 
-def test_a_phones_heic_photo_is_a_failure_saying_so(photos, tmp_path):
-    """An iPhone's HEIC photo in the folder is not passed over as another file: it fails by name, saying what to do."""
-    (photos / "IMG_0001.HEIC").write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
+def test_a_phones_heic_photo_is_labelled_and_an_avif_one_fails_saying_so(photos, tmp_path):
+    """An iPhone's HEIC photo is labelled as a JPEG is; an AVIF one is not passed over as another file: it fails
+    by name, saying what to send."""
+    shutil.copy(HEIC_PHOTO, photos / "IMG_0001.HEIC")
+    (photos / "IMG_0002.AVIF").write_bytes(b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(200))
     summary = run(photos, tmp_path / "out", "coco")
-    assert (summary["labelled"], summary["failed"]) == (5, 1)
+    assert (summary["labelled"], summary["failed"]) == (6, 1)
     (failure,) = summary["failures"]
-    assert failure["image"] == "IMG_0001.HEIC" and failure["error"].startswith("a HEIC photo, which is not read here")
+    assert failure["image"] == "IMG_0002.AVIF" and failure["error"].startswith("an AVIF photo, which is not read here")

@@ -15,6 +15,9 @@ from tests.api.conftest import (
     jpeg_declaring,
     make_client,
 )
+from tests.conftest import HEIC_PHOTO
+
+HEIC = HEIC_PHOTO.read_bytes()
 
 
 @pytest.mark.parametrize("ext", [".jpg", ".png", ".webp"])
@@ -25,6 +28,14 @@ def test_detect_reads_every_format_phones_send(client, fake, ext):
     assert (body["image"], body["width"], body["height"]) == (f"hand{ext}", 320, 240)
     assert [t["code"] for t in body["tiles"]] == fake.codes
     assert all(0 <= t["box"][0] < t["box"][2] <= 320 for t in body["tiles"])
+
+
+def test_detect_reads_an_iphones_heic_photo(client, fake):
+    response = client.post("/v1/detect", files={"photo": ("IMG_0001.HEIC", HEIC)})
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["width"], body["height"]) == (480, 640)
+    assert all(0 <= t["box"][0] < t["box"][2] <= 480 for t in body["tiles"])
 
 
 def test_detect_with_no_tiles_is_an_empty_list(fake):
@@ -57,8 +68,10 @@ def _corrupt_png() -> bytes:
 @pytest.mark.parametrize(("upload", "status", "code", "names"), [
     (b"", 400, "empty_upload", "empty"),
     (b"%PDF-1.7 this is a document, not a photo", 415, "not_an_image", "not an image"),
-    (b"GIF89a" + bytes(100), 415, "not_an_image", "JPEG, PNG or WebP"),
-    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100), 415, "not_an_image", "a HEIC photo"),
+    (b"GIF89a" + bytes(100), 415, "not_an_image", "JPEG, PNG, WebP or HEIC"),
+    (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(100), 422, "corrupt_image", "corrupt HEIC image"),
+    (HEIC[:20_000], 422, "corrupt_image", "end of file"),
+    (b"\x00\x00\x00\x1cftypmif1\x00\x00\x00\x00mif1avifmiaf" + bytes(100), 415, "not_an_image", "an AVIF photo"),
     (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(100), 415, "not_an_image", "an AVIF photo"),
     (_png_declaring(100_000, 100_000), 413, "too_many_pixels", "100000x100000"),
     (jpeg_declaring(65_000, 65_000), 413, "too_many_pixels", "65000x65000"),

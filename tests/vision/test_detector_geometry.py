@@ -6,7 +6,8 @@ import pytest
 
 from vision.detector import Detector
 from vision.geometry import NMS_BLOCK, box_iou, class_aware_nms, nms
-from vision.imagefile import load_image
+from tests.conftest import EXAMPLE_PHOTO, HEIC_PHOTO
+from vision.imagefile import ImageFileError, ImageHeader, decode_photo, load_image, read_header
 from vision.locate import BoxBins, Letterbox, Located, anchor_points, decode
 from vision.tilefaces import SAME_CROP, SAME_READ, FaceMemory, crop_owners, fuse, top_two
 
@@ -172,12 +173,31 @@ def test_load_image_errors_name_the_file(tmp_path) -> None:
 
 
 def test_a_phone_photo_in_a_format_not_read_is_named(tmp_path) -> None:
-    """An iPhone's HEIC file (an ISO media file of brand heic) is told by name, with what to send instead, not
-    tried as something OpenCV might read."""
-    photo = tmp_path / "IMG_0001.HEIC"
-    photo.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(500))
-    with pytest.raises(ValueError, match=r"IMG_0001.HEIC: a HEIC photo, which is not read here: send a JPEG, PNG or WebP"):
+    """An Android phone's AVIF file (an ISO media file of brand avif) is told by name, with what to send instead,
+    not tried as something OpenCV might read."""
+    photo = tmp_path / "IMG_0001.AVIF"
+    photo.write_bytes(b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(500))
+    with pytest.raises(ValueError, match=r"IMG_0001.AVIF: an AVIF photo, which is not read here: send a JPEG, PNG, WebP"):
         load_image(photo)
+
+
+def test_an_iphones_heic_photo_is_read_as_its_jpeg_is() -> None:
+    """`tests/data/hand.heic` is `examples/hand.jpg` shrunk to 480x640 and saved as HEIC (libheif's heif-enc, x265,
+    quality 60): its pixels are the JPEG's but for the two codecs' losses; a reading that needs fewer pixels gets it
+    shrunk as a large JPEG is decoded, with the file kept to decode whole."""
+    data = HEIC_PHOTO.read_bytes()
+    assert read_header(data) == ImageHeader("HEIC", 480, 640, complete=True)
+    photo = decode_photo(data)
+    example = cv2.imread(str(EXAMPLE_PHOTO))
+    expected = cv2.resize(example, (480, 640), interpolation=cv2.INTER_AREA)
+    assert photo.pixels.shape == (640, 480, 3) and photo.source is None
+    assert float(np.abs(photo.pixels.astype(int) - expected).mean()) < 4.0
+    reduced = decode_photo(data, min_side=300)
+    assert reduced.pixels.shape == (320, 240, 3) and (reduced.width, reduced.height) == (480, 640)
+    assert np.array_equal(reduced.whole().pixels, photo.pixels)
+    with pytest.raises(ImageFileError, match="declares 480x640 pixels") as too_large:
+        decode_photo(data, max_pixels=100_000)
+    assert too_large.value.code == "too_many_pixels"
 
 
 def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:

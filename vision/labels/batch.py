@@ -34,8 +34,8 @@ from vision.labels.atomic import write_text_atomic
 from vision.labels.summary import Failure, summarise
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif"})  # the photos read, and
-# the phones' own formats, which are not (`vision.imagefile.UnreadFormat`): each of those a failure saying so by name,
-# where a folder of them was passed over as other files
+# AVIF, which is not (`vision.imagefile.UnreadFormat`): each such photo a failure saying so by name, where a folder of
+# them would be passed over as other files
 FORMATS = ("yolo", "coco", "labelstudio")
 RECORDS = "detections"
 
