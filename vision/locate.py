@@ -22,6 +22,11 @@ from vision.geometry import box_area, class_aware_nms, nms
 from vision.onnxmodel import PAD_VALUE, OnnxModel, in_tile_order, tile_there, to_blob
 
 MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
+PATTERN = 400  # candidates scored under `FAINT` that a pass keeps at most: more are a patterned cloth or table read
+# as tiles (1,624 in one pass over a rendered hand on a sheet printed with squares), whose crops the face reader would
+# read at four views for seconds; the development photos give at most 145 a pass (the 156 training hand photos' scans),
+# the composed scenes 55 (`Located.without_pattern`)
+FAINT = 0.3  # ... the detector's score under which a candidate counts as faint (the layout's `vision.readings.STRAY`)
 SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): a
 # detector may draw faint boxes in the input's padding, which clipped to the photo's edge have no height, and a
 # scan divides by tile sizes
@@ -163,6 +168,12 @@ class Located:
 
     def __getitem__(self, keep: np.ndarray) -> Located:
         return Located(self.xyxy[keep], self.scores[keep])
+
+    def without_pattern(self) -> Located:
+        """The candidates without their faint ones (under `FAINT`) where there are more than `PATTERN` of them: a
+        pattern read as tiles, not tiles, and the sure ones are the hand."""
+        faint = self.scores.max(axis=1, initial=0.0) < FAINT
+        return self[~faint] if int(faint.sum()) > PATTERN else self
 
     def with_boxes(self, xyxy: np.ndarray) -> Located:
         """The same candidates at other boxes: the same ones in another image's pixels."""

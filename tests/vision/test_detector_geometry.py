@@ -6,9 +6,10 @@ import pytest
 
 from vision.detector import Detector
 from vision.geometry import NMS_BLOCK, box_iou, class_aware_nms, nms
+from scoring.tiles import TILES
 from tests.conftest import EXAMPLE_PHOTO, HEIC_PHOTO
 from vision.imagefile import ImageFileError, ImageHeader, decode_photo, load_image, read_header
-from vision.locate import BoxBins, Letterbox, Located, anchor_points, decode
+from vision.locate import FAINT, PATTERN, BoxBins, Letterbox, Located, anchor_points, decode
 from vision.tilefaces import SAME_CROP, SAME_READ, FaceMemory, crop_owners, fuse, top_two
 
 
@@ -254,3 +255,19 @@ def test_a_box_drawn_in_the_padding_is_no_candidate() -> None:
     original = box.to_original(xyxy, height, width)
     assert original[2, 3] - original[2, 1] == 0  # clipped to a line
     assert box.shown(xyxy, original).tolist() == [True, True, False]
+
+
+def test_a_patterns_hundreds_of_faint_candidates_are_left_out_and_a_hands_few_kept() -> None:
+    """A cloth printed with squares gives a pass over a thousand faint candidates, whose crops the face reader would
+    read for seconds: past `PATTERN` of them, the faint ones go and the sure ones (the hand) stay."""
+    def located(faint: int) -> Located:
+        scores = np.zeros((faint + 14, len(TILES)), np.float32)
+        scores[:14, 0] = 0.9  # the hand's tiles
+        scores[14:, 1] = FAINT - 0.05
+        xyxy = np.arange(len(scores) * 4, dtype=np.float32).reshape(-1, 4)
+        return Located(xyxy, scores)
+
+    kept = located(PATTERN).without_pattern()
+    assert len(kept.xyxy) == PATTERN + 14
+    pattern = located(PATTERN + 1).without_pattern()
+    assert len(pattern.xyxy) == 14 and (pattern.scores[:, 0] == 0.9).all()
