@@ -27,7 +27,7 @@ from vision.detections import TileDetections
 from vision.gaps import melds_past_gap
 from vision.melds import TileGroup
 from vision.mending import CLOSE, LOW_CONFIDENCE, Mended, best_reading, doubtful
-from vision.readings import HAND_TILES, Candidate, Reader, groups_of
+from vision.readings import HAND_TILES, SIDE_ROWS, Candidate, Reader, groups_of
 from vision.rows import find_rows
 from vision.stacks import split_pairs
 
@@ -208,12 +208,13 @@ def _stacked_pairs(detections: TileDetections, mended: Mended,
     (`vision.stacks`), their best reading and the pairs (the turned tile, the added one), when that reading is a
     valid hand holding every such pair in one kong and either complete (`STACKED_GAIN` more plausible, when
     ``mended`` is complete too) or, where ``mended`` is no win either, `STACKED_GAIN` more plausible: a tile misread
-    elsewhere leaves both readings no win, and the pair is read all the same; of the splits offered, the most
-    plausible so taken; else None."""
+    elsewhere leaves both readings no win, and the pair is read all the same; of the splits offered (boxes of the
+    hand's rows and of those beside them, `_beside_the_hand`), the most plausible so taken; else None."""
     # the reading's rows are the detections' own unless it left a stray box out
     rows = mended.reader.rows if mended.stray is None else find_rows(detections)
     taken = []
-    for cut_detections, pairs in split_pairs(detections, rows):
+    within = _beside_the_hand(mended) if mended.stray is None else None
+    for cut_detections, pairs in split_pairs(detections, rows, within):
         try:
             other = best_reading(cut_detections, dict(pairs))
         except HandError:
@@ -228,6 +229,16 @@ def _stacked_pairs(detections: TileDetections, mended: Mended,
         return None
     _, cut_detections, other, pairs = max(taken, key=lambda t: t[0])
     return cut_detections, other, pairs
+
+
+def _beside_the_hand(mended: Mended) -> set[int]:
+    """The tiles of the rows where the reading's hand may have its melds: the standing tiles' rows and the rows within
+    `vision.readings.SIDE_ROWS` of them. A photo of the whole table shows the other players' melds too, pungs of boxes
+    large enough for a stacked pair among them; each cut is a whole reading of the photo, and theirs are not the
+    hand's."""
+    reader, head = mended.reader, set(mended.found.candidate.head)
+    return {i for main in reader.rows if head & set(main.tiles) for row in reader.near(main, False, SIDE_ROWS)
+            for i in row.tiles}
 
 
 def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ()) -> Hand:

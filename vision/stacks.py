@@ -49,13 +49,13 @@ UPRIGHT = 0.3  # sideways evidence (`vision.rows.Row`) under which a box is as d
 Split = tuple[TileDetections, tuple[tuple[int, int], ...]]  # detections with boxes cut, the pairs in them
 
 
-def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
+def split_pairs(detections: TileDetections, rows: list[Row], within: set[int] | None = None) -> list[Split]:
     """The detections with each box that may cover a stacked pair (`STACKED_PAIR`) cut in two, and where more
     than one may, with each alone cut (a box merely large among them must not keep the true pair from being read):
     each with its pairs (the turned tile, the added one) as indices into it; none when no box may. The detector
     often draws a box on one of the two beside the pair's: such a box, one tile with a half
     (`vision.overlaps.SAME_TILE`), is dropped. ``rows``: the detections' rows (`vision.rows.find_rows`), as the
-    layout has already found them."""
+    layout has already found them; ``within``: the boxes that may be cut (None: any)."""
     centres, wh = centres_and_sizes(detections.xyxy)
     size = np.sqrt(wh.prod(axis=1))
     angle = row_direction(centres)
@@ -66,7 +66,8 @@ def split_pairs(detections: TileDetections, rows: list[Row]) -> list[Split]:
         cut, along, across = _pairs_near_diagonal(detections, rows, wh, size, angle)
     kin = {i: face for row in rows for i in row.tiles
            if i in cut and (face := _kong_face(detections, row, i)) is not None}
-    cut = {i: line for i, line in cut.items() if _kong_beside(detections, rows, i, kin.get(i))}
+    cut = {i: line for i, line in cut.items() if _kong_beside(detections, rows, i, kin.get(i))
+           and (within is None or i in within)}
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
     splits = []
     for chosen in filter(None, choices):

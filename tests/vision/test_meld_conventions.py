@@ -16,7 +16,8 @@ from scoring import MeldKind, format_hand, parse_melds
 from scoring.tiles import tile
 from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
 from vision.detections import TileDetections
-from vision.layout import FLOWERS_UNSURE, MELDS_PAST_GAP, Overrides, read_hand
+from vision.layout import FLOWERS_UNSURE, MELDS_PAST_GAP, Overrides, _beside_the_hand, read_hand
+from vision.mending import best_reading
 from vision.readings import Reader
 from vision.rows import find_rows
 from vision.stacks import split_pairs
@@ -177,6 +178,17 @@ def test_only_a_box_with_its_kongs_tiles_beside_it_is_offered_cut() -> None:
     twin = replace(twin, class_id=np.where(np.arange(len(large)) == first + 2, large.class_id[first], twin.class_id))
     offered = {turned for _, pairs in split_pairs(twin, find_rows(twin)) for turned, _ in pairs}
     assert first in offered  # two tiles of its face beside it: it may be a kong's pair
+
+
+def test_a_pung_on_the_table_far_from_the_hand_is_not_offered_cut() -> None:
+    """A photo of the whole table shows the other players' melds: a box of theirs large enough for a stacked pair, two
+    of its face beside it, is not the hand's (`vision.layout._beside_the_hand`); the hand's own meld row is."""
+    tiles = [*lay(STANDING), *(replace(p, x=p.x + 2.0, y=p.y + 2.0 * ASPECT) for p in lay("5p~ 5p 5p")),
+             *(replace(p, y=p.y + 12.0 * ASPECT) for p in lay("8s~ 8s 8s"))]  # a row twelve tiles off the hand's
+    found = shoot(tiles)
+    near = _beside_the_hand(best_reading(found))
+    codes = {found.tiles[i].code for i in near}
+    assert {"1m", "9p", "5p"} <= codes and "8s" not in codes
 
 
 def _meld_in_front(meld: str) -> list[Placed]:
