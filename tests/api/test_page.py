@@ -10,6 +10,7 @@ import pytest
 
 from scoring import Situation, parse_hand, score
 from tests.api.conftest import HAND, LiveServer, encode
+from tests.conftest import GRADIENT_HEIC
 
 READ, CORRECTED = "123456789m123p5s5s", "123456789m234p5s5s"  # the 1p misread: it was a 4p
 
@@ -103,6 +104,15 @@ def test_a_large_photo_is_shrunk_on_the_phone_before_upload(page, tmp_path):
     page.set_input_files("#photo", str(big))
     page.wait_for_selector("#score-section:not([hidden])")
     assert page.get_attribute("#boxes", "viewBox") == "0 0 3072 1152"  # the size the server decoded
+
+
+def test_an_iphones_heic_photo_chosen_on_the_page_is_read(page):
+    """The page sends a photo it cannot draw (a HEIC outside Safari) or need not shrink as it is; the server decodes
+    it."""
+    page.set_input_files("#photo", str(GRADIENT_HEIC))
+    page.wait_for_selector("#score-section:not([hidden])")
+    assert page.get_attribute("#boxes", "viewBox") == "0 0 960 320"  # the HEIC's own size, decoded by the server
+    assert page.inner_text("#hand-notation") == READ
 
 
 def test_waits_of_typed_tiles_and_of_the_hand_above(page):
