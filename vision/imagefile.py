@@ -238,11 +238,11 @@ def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> P
     if header is not None and header.format in HEIF_BRANDS.values():
         return _decoded_heif(data, header, min_side)
     buffer = np.frombuffer(data, np.uint8)
-    if min_side and header is not None and header.format == "JPEG":
+    if header is not None and header.format == "JPEG":
         w, h = header.width, header.height  # as stored, before the EXIF rotation
-        fitting = [(k, flag) for k, flag in _REDUCED_DECODES if max(w, h) // k >= min_side]
-        if fitting:
-            k, flag = fitting[0]
+        reduction = _reduction(w, h, min_side)
+        if reduction is not None:
+            k, flag = reduction
             pixels = cv2.imdecode(buffer, flag)
             straight, turned = (-(-h // k), -(-w // k)), (-(-w // k), -(-h // k))  # libjpeg rounds up
             if pixels is not None and straight != turned and pixels.shape[:2] in (straight, turned):
@@ -250,6 +250,12 @@ def _decoded(data: bytes, header: ImageHeader | None, min_side: int | None) -> P
             # undecodable, or the EXIF rotation not told apart by the size: decoded whole, as below
     pixels = cv2.imdecode(buffer, cv2.IMREAD_COLOR) if len(buffer) else None
     return None if pixels is None else Photo(pixels, pixels.shape[1], pixels.shape[0])
+
+
+def _reduction(width: int, height: int, min_side: int | None) -> tuple[int, int] | None:
+    """The largest reduction of `_REDUCED_DECODES` (the factor, and OpenCV's flag to decode a JPEG so) that leaves the
+    long side ``min_side`` pixels or more; None when none does or no side is asked."""
+    return next(((k, flag) for k, flag in _REDUCED_DECODES if min_side and max(width, height) // k >= min_side), None)
 
 
 def _decoded_heif(data: bytes, header: ImageHeader, min_side: int | None) -> Photo:
@@ -262,9 +268,10 @@ def _decoded_heif(data: bytes, header: ImageHeader, min_side: int | None) -> Pho
         raise corrupt(header.format, str(exc)) from None
     pixels = np.ascontiguousarray(pixels)
     height, width = pixels.shape[:2]
-    k = next((k for k, _ in _REDUCED_DECODES if min_side and max(width, height) // k >= min_side), 1)
-    if k == 1:
+    reduction = _reduction(width, height, min_side)
+    if reduction is None:
         return Photo(pixels, width, height)
+    k, _ = reduction
     shrunk = cv2.resize(pixels, (-(-width // k), -(-height // k)), interpolation=cv2.INTER_AREA)
     return Photo(shrunk, width, height, data)
 

@@ -25,7 +25,8 @@ MAX_CANDIDATES = 30_000  # boxes entering NMS at most (Ultralytics' max_nms)
 PATTERN = 400  # candidates scored under `FAINT` that a pass keeps at most: more are a patterned cloth or table read
 # as tiles (1,624 in one pass over a rendered hand on a sheet printed with squares), whose crops the face reader would
 # read at four views for seconds; the development photos give at most 145 a pass (the 156 training hand photos' scans),
-# the composed scenes 55 (`Located.without_pattern`)
+# the composed scenes 55 (`Located.without_pattern`). Fewer, in turned passes, still read as hundreds of faint tiles:
+# the scan's `vision.scan.FAINT_CAP` bounds what the layout weighs (without it that scene takes 49 s, not 0.7)
 FAINT = 0.3  # ... the detector's score under which a candidate counts as faint (the layout's `vision.readings.STRAY`)
 SHOWN = 0.25  # the least share of a box that lies in the image for it to be a candidate (`Letterbox.shown`): a
 # detector may draw faint boxes in the input's padding, which clipped to the photo's edge have no height, and a

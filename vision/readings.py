@@ -212,7 +212,7 @@ class Reader(MeldReader):
         found: list[Row] = []
         for main in (r.reversed if c.flipped else r for r in self.rows if head & set(r.tiles)):
             found += [r for r in self.near(main, c.flipped, FLOWER_ROWS) if r not in found and not taken & set(r.tiles)
-                      and all(self.faces[i].is_bonus for i in r.tiles) and not self._flowers_sure(r)]
+                      and all(self.bonus[i] for i in r.tiles) and not self._flowers_sure(r)]
         return found
 
     def _left_out(self, main: Row, side: Row | None, near: Sequence[Row], flip: bool) -> set[int]:

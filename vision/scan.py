@@ -54,7 +54,8 @@ SURE_CONF = 0.3  # the confidence every tile of a first reading's hand has, at l
 # asking 0.5 (`vision.layout.LOW_CONFIDENCE`) would read most right first readings again from four sides.
 FAINT_CAP = 60  # faint boxes (under `vision.readings.STRAY`) a reading keeps at most: twice the most any photo of the
 # development sets gives (30 in the 195 training hand photos' first readings, 25 in 2,000 composed scenes' readings);
-# more is a patterned table or cloth read as tiles (533 boxes in a rendered scene on a grid-printed sheet)
+# more is a patterned table or cloth read as tiles (533 boxes in a rendered scene on a grid-printed sheet). A pass
+# locating hundreds of faint candidates drops them before their crops are read (`vision.locate.PATTERN`)
 SCAN_SIDE = 2000  # long side (pixels) a photo is read at, at least: a 12-MP JPEG is decoded at half size,
 # 3x faster than whole, its tiles (a hand across the photo) still larger than the zoomed pass and the readers need
 SHARP_TILE = 48.0  # short side (pixels) of the tiles of a photo decoded reduced under which it is read whole: the

@@ -64,10 +64,10 @@ def split_pairs(detections: TileDetections, rows: list[Row], within: set[int] | 
         cut = _pairs_posed(detections, rows, size, along, across)
     else:  # near 45° a box tells no depth from length
         cut, along, across = _pairs_near_diagonal(detections, rows, wh, size, angle)
-    kin = {i: face for row in rows for i in row.tiles
-           if i in cut and (face := _kong_face(detections, row, i)) is not None}
-    cut = {i: line for i, line in cut.items() if _kong_beside(detections, rows, i, kin.get(i))
-           and (within is None or i in within)}
+    row_of = {i: row for row in rows for i in row.tiles}  # every box offered lies in a row
+    kin = {i: face for i in cut if (face := _kong_face(detections, row_of[i], i)) is not None}
+    cut = {i: line for i, line in cut.items() if (within is None or i in within)
+           and _kong_beside(detections, row_of[i], i, kin.get(i))}
     choices = [list(cut)] + ([[i] for i in cut] if len(cut) > 1 else [])
     splits = []
     for chosen in filter(None, choices):
@@ -147,14 +147,11 @@ def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.nda
     return cut, along, across
 
 
-def _kong_beside(detections: TileDetections, rows: list[Row], box: int, kin: Tile | None) -> bool:
+def _kong_beside(detections: TileDetections, row: Row, box: int, kin: Tile | None) -> bool:
     """Whether the pair ``box`` may cover can be an added kong's: two tiles within `KONG_REACH` places of it in its
     row read as a face it may be (its face, its runner-up, or the kong's face its neighbours agree on,
-    `_kong_face`), as face or runner-up: a kong's other two tiles lie beside its pair. A box with no such neighbours
+    `_kong_face`), as face or runner-up, in its row ``row``: a kong's other two tiles lie beside its pair. A box with no such neighbours
     (a tile merely large, nearer the camera) is not offered cut: each cut costs a whole reading of the photo."""
-    row = next((r for r in rows if box in r.tiles), None)
-    if row is None:
-        return True
     faces, runner_ups = detections.tiles, detections.runner_ups
     k = row.tiles.index(box)
     beside = [j for j in row.tiles[max(k - KONG_REACH, 0):k + KONG_REACH + 1] if j != box]
