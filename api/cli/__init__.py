@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -61,3 +63,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("interrupted", file=sys.stderr)
         return 130
 
+
+
+def program() -> None:
+    """The `mcr` program: `main` on the command line, then exit with its status.
+
+    A run that loaded Ray Data (`mcr label --engine ray`) ends the process without the interpreter's teardown:
+    tearing down Ray Data's modules (pandas, pyarrow) and Ray's took 0.55 s after the last label was written, on
+    every job, on a 2-core machine. Everything the run wrote is closed by then (each file is written whole and
+    renamed into place, Ray is shut down); the streams and the log handlers are flushed here."""
+    status = main()
+    if "ray.data" in sys.modules:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)

@@ -1,5 +1,3 @@
-import sys
+from api.cli import program
 
-from api.cli import main
-
-sys.exit(main())
+program()
