@@ -95,12 +95,16 @@ def load_patches(folders: list[str], size: int, classes: list[str], cache: Path)
 
 
 def augment(patch: np.ndarray, size: int, rng: np.random.Generator, aug: dict[str, float]) -> np.ndarray:
-    """One training view of a patch: jittered box, turned, with the recipe's ``photo_blur_p`` out of focus (a
-    Gaussian up to ``defocus`` pixels of the view) or shaken (a streak up to ``shake`` pixels), then blurred to a
-    random tile size. Older recipes have no ``photo_blur_p``: their views are drawn as they were."""
+    """One training view of a patch: jittered box, turned (with ``envelope``, shrunk as the box of a tile tilted
+    that much frames it), with the recipe's ``photo_blur_p`` out of focus (a Gaussian up to ``defocus`` pixels of
+    the view) or shaken (a streak up to ``shake`` pixels), then blurred to a random tile size. Older recipes have no
+    ``photo_blur_p``: their views are drawn as they were."""
     centre = patch.shape[0] / 2
     scale = size / (patch.shape[0] / CONTEXT) / rng.uniform(1 - aug["scale"], 1 + aug["scale"])
-    angle = 90.0 * rng.integers(4) + rng.uniform(-aug["degrees"], aug["degrees"])
+    quarter, tilt = rng.integers(4), rng.uniform(-aug["degrees"], aug["degrees"])
+    angle = 90.0 * quarter + tilt
+    if aug.get("envelope"):  # a tilted tile's box is its envelope, so the crop around it shows the tile smaller
+        scale /= abs(math.cos(math.radians(tilt))) + abs(math.sin(math.radians(tilt)))
     shift = rng.uniform(-aug["translate"], aug["translate"], 2) * patch.shape[0] / CONTEXT
     matrix = cv2.getRotationMatrix2D((centre + shift[0], centre + shift[1]), angle, scale)
     matrix[:, 2] += size / 2 - np.array([centre + shift[0], centre + shift[1]])

@@ -1,5 +1,5 @@
 """The readers' training views (`models.training.faces.augment`): blurred as a photo out of focus or shaken when the
-recipe asks (``photo_blur_p``)."""
+recipe asks (``photo_blur_p``); a tilted tile shown as its envelope box frames it when the recipe asks (``envelope``)."""
 
 from __future__ import annotations
 
@@ -36,3 +36,26 @@ def test_a_recipe_with_photo_blur_softens_the_views() -> None:
     before, after = views(sharp), views(soft)
     assert all(v.shape == (48, 48, 3) and v.dtype == np.uint8 for v in after)
     assert np.median([sharpness(v) for v in after]) < 0.5 * np.median([sharpness(v) for v in before])
+
+
+def tile_patch() -> np.ndarray:
+    """A stored patch of a light tile on a dark table: the tile fills the crop the patch was cut around."""
+    side = round(48 * faces.CONTEXT)
+    image = np.full((side, side, 3), 20, np.uint8)
+    margin = round((side - side / faces.CONTEXT) / 2)
+    image[margin:side - margin, margin:side - margin] = 230
+    return image
+
+
+def light_area(aug: dict[str, float]) -> float:
+    rng = np.random.default_rng(5)
+    return float(np.mean([(faces.augment(tile_patch(), 48, rng, aug)[..., 0] > 128).mean() for _ in range(64)]))
+
+
+def test_an_envelope_recipe_shows_tilted_tiles_smaller_and_level_ones_as_they_were() -> None:
+    plain = {**AUG, "degrees": 45.0, "scale": 0.0, "translate": 0.0, "blur_p": 0.0, "photo_blur_p": 0.0}
+    enveloped = {**plain, "envelope": True}
+    # the tile's area in a view falls by (|cos| + |sin|)^2 of its tilt: ~1.4x on average over +-45 degrees
+    assert light_area(enveloped) < 0.8 * light_area(plain)
+    level = {**plain, "degrees": 0.0}
+    assert light_area({**level, "envelope": True}) == light_area(level)  # untilted: nothing to shrink
