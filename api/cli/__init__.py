@@ -68,12 +68,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def program() -> None:
     """The `mcr` program: `main` on the command line, then exit with its status.
 
-    A run that loaded Ray Data (`mcr label --engine ray`) ends the process without the interpreter's teardown:
-    tearing down Ray Data's modules (pandas, pyarrow) and Ray's took 0.55 s after the last label was written, on
-    every job, on a 2-core machine. Everything the run wrote is closed by then (each file is written whole and
-    renamed into place, Ray is shut down); the streams and the log handlers are flushed here."""
+    A run that loaded Ray (`mcr label --engine ray`) ends the process without the interpreter's teardown: tearing
+    down Ray Data's modules (pandas, pyarrow) and Ray's took 0.55 s after the last label was written, on every job
+    on a 2-core machine, and after a run interrupted while Ray started, Ray's teardown could crash the process
+    (status 139) or fail (status 1) instead of its 130. Everything the run wrote is closed by then (each file is
+    written whole and renamed into place, Ray is shut down); the streams and the log handlers are flushed here."""
     status = main()
-    if "ray.data" in sys.modules:
+    if "ray" in sys.modules:
         logging.shutdown()
         sys.stdout.flush()
         sys.stderr.flush()

@@ -209,3 +209,21 @@ def test_photos_and_labels_on_a_bucket(cluster, bucket, tmp_path):
     for image in ("hand0.jpg", "hand1.jpg"):
         assert_same_labels(parse_record(out.read_text(record_name(image))), read_record(record_path(tmp_path / "local", image)))
         assert out.read_text(f"labels/{image.replace('.jpg', '.txt')}").count("\n") >= 14  # a hand was read
+
+
+def test_ray_is_shut_down_when_interrupted_while_it_starts(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A Ray instance started for the run stops with it even when Ctrl-C comes while Ray starts."""
+    from vision.labels import cluster as engine
+
+    calls: list[str] = []
+
+    def interrupted(address: str | None) -> None:
+        calls.append("connect")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "_connect", interrupted)
+    monkeypatch.setattr(engine.ray, "shutdown", lambda: calls.append("shutdown"))
+    job = engine.ClusterJob(str(tmp_path / "photos"), str(tmp_path / "labels"), "yolo", "m")
+    with pytest.raises(KeyboardInterrupt):
+        list(engine._labelled(job, lambda threads: None, ["a.png"]))
+    assert calls == ["connect", "shutdown"]

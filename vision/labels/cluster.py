@@ -144,9 +144,10 @@ def _pool_shape(actors: int | None) -> tuple[int, float, int]:
 
 
 def _labelled(job: ClusterJob, factory: ThreadedFactory, todo: list[str]) -> Iterator[Outcome]:
-    """Phase 1 on Ray for the photos still to do, outcomes as batches finish."""
-    _connect(job.address)
+    """Phase 1 on Ray for the photos still to do, outcomes as batches finish; Ray shut down after, or when
+    interrupted, even while it starts (a Ray instance started for this run stopped with it)."""
     try:
+        _connect(job.address)
         actors, share, threads = _pool_shape(job.actors)
         # Names, not the photos' bytes: the actors read each photo themselves, so the driver neither looks up every
         # file's size before the job (one request per photo on a bucket) nor passes photos through the object store,
