@@ -64,7 +64,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
-
 def program() -> None:
     """The `mcr` program: `main` on the command line, then exit with its status.
 
