@@ -227,3 +227,18 @@ def test_ray_is_shut_down_when_interrupted_while_it_starts(monkeypatch: pytest.M
     with pytest.raises(KeyboardInterrupt):
         list(engine._labelled(job, lambda threads: None, ["a.png"]))
     assert calls == ["connect", "shutdown"]
+
+
+def test_an_address_where_no_cluster_answers_is_refused_at_once(tmp_path: Path) -> None:
+    """A mistyped head address is one error line within seconds, not Ray retrying it for minutes."""
+    grey_photos(tmp_path / "photos", 2)
+    address = f"127.0.0.1:{free_port()}"  # bound once and closed again: nothing listens there
+    env = {key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"}
+    start = time.monotonic()
+    done = mcr_label(env, str(tmp_path / "photos"), "--out", str(tmp_path / "labels"), "--engine", "ray",
+                     "--address", address)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"mcr label: error: no Ray cluster answers at {address} (Connection refused): is its head started "
+        "(`ray start --head`), and is this its address?"]
+    assert time.monotonic() - start < 30

@@ -20,6 +20,7 @@ import logging
 import math
 import os
 import pickle
+import socket
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -55,6 +56,8 @@ import ray  # noqa: E402  (after the environment above, which Ray reads on impor
 # job's work, so they run at the driver's priority, as the local engine's workers do: on a node that other programs
 # share, at 15 they got about half the CPU of a worker at 0 (merged with the job's own runtime environment).
 ACTOR_ENV = {"env_vars": {"RAY_worker_niceness": "0"}}
+
+CONNECT_SECONDS = 10.0  # a cluster's head that accepts no connection in this long is taken as not there
 
 ThreadedFactory = Callable[[int], Detect]
 """Makes a detector running on the given number of threads; called once per actor, so it must pickle."""
@@ -128,9 +131,24 @@ def _connect(address: str | None) -> None:
     last cluster started on this machine, which Ray would otherwise pick and may be someone else's."""
     address = address or os.environ.get("RAY_ADDRESS")
     if address:
+        _answers(address)
         ray.init(address=address, logging_level=logging.WARNING)
     else:
         ray.init(address="local", include_dashboard=False, logging_level=logging.WARNING)
+
+
+def _answers(address: str) -> None:
+    """Refuse a head's address (``HOST:PORT``, or ``ray://HOST:PORT``) where nothing accepts a connection within
+    `CONNECT_SECONDS`: Ray itself would retry it for minutes, printing its own warnings. Other forms (``auto``)
+    are left to Ray."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        raise ConnectionError(f"no Ray cluster answers at {address} ({exc.strerror or exc}): is its head "
+                              "started (`ray start --head`), and is this its address?") from None
 
 
 def _pool_shape(actors: int | None) -> tuple[int, float, int]:
