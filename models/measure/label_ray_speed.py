@@ -9,8 +9,8 @@ Ray Data job on a cluster starts Ray Data's helper actors, which stay), then lab
 and Ray with each ``--actors`` count, side by side (each engine first in turn) so that other jobs on a shared
 machine weigh on each alike.
 Prints each run's wall-clock rate (start-up, connection and model loading included: each engine's whole command,
-as a user waits for it; the head's own start is not in it) and whether its ``annotations.json`` equals the local
-engine's byte for byte.
+as a user waits for it; the head's own start is not in it), whether its ``annotations.json`` equals the local
+engine's byte for byte, and where its time went (`timeline`: the first record, the rate in between, the end).
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from models.training.recipes import REAL_PHOTOS
+from vision.labels.batch import RECORDS
 from vision.weights import REPOSITORY
 
 PHOTOS = REAL_PHOTOS / "train" / "images"
@@ -85,6 +86,19 @@ def label(env: dict[str, str], photos: Path, out: Path, *engine: str) -> float:
     return time.perf_counter() - start
 
 
+def timeline(out: Path, started: float, seconds: float) -> str:
+    """Where a run's time went, from its records' modification times (each written as its photo is labelled):
+    the first record's time after the command's start, the labelling rate between the 10th and the 90th
+    percentile record, and the time from the last record to the command's end."""
+    times = sorted(path.stat().st_mtime - started for path in (out / RECORDS).rglob("*.json"))
+    if len(times) < 10:
+        return "too few records for a timeline"
+    low, high = times[len(times) // 10], times[9 * len(times) // 10]
+    rate = (9 * len(times) // 10 - len(times) // 10) / max(high - low, 1e-9)
+    return (f"first record at {times[0]:.2f} s, {rate:.1f} images/s between the 10th and 90th percentile records, "
+            f"ended {seconds - times[-1]:.2f} s after the last")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m models.measure.label_ray_speed", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -111,15 +125,18 @@ def main(argv: list[str] | None = None) -> None:
         for repeat in range(args.repeats):
             runs = list(engines.items())
             seconds, labels = {}, {}
+            timelines = {}
             for name, engine in runs if repeat % 2 == 0 else runs[::-1]:  # each engine first in turn
                 out = Path(tmp) / f"{name}-{repeat}".replace(" ", "")
+                started = time.time()  # the records' clock
                 seconds[name] = label(env, photos, out, *engine)
                 labels[name] = (out / "annotations.json").read_bytes()
+                timelines[name] = timeline(out, started, seconds[name])
             for name, _ in runs:
                 same = "identical to" if labels[name] == labels["local"] else "DIFFER from"
                 print(f"run {repeat + 1} {name:8s}: {args.photos} photos in {seconds[name]:5.1f} s = "
                       f"{args.photos / seconds[name]:5.2f} images/s, {seconds['local'] / seconds[name]:.2f}x the "
-                      f"local engine; labels {same} the local engine's", flush=True)
+                      f"local engine; labels {same} the local engine's; {timelines[name]}", flush=True)
 
 if __name__ == "__main__":
     main()

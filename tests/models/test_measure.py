@@ -3,12 +3,21 @@ a missing data folder is an error line, not a traceback."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
 import pytest
 
-from models.measure import differential, hand_misses, label_check, layout_scenes, mirror_check, score_speed
+from models.measure import (
+    differential,
+    hand_misses,
+    label_check,
+    label_ray_speed,
+    layout_scenes,
+    mirror_check,
+    score_speed,
+)
 
 
 def test_the_layout_figure_counts_every_scene(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,3 +43,18 @@ def test_a_missing_data_folder_is_an_error_line(program: object, tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
     assert program.main(["--data", str(tmp_path / "nowhere")]) == 2  # type: ignore[attr-defined]
     assert capsys.readouterr().err == f"error: {tmp_path / 'nowhere'}: no such folder\n"
+
+
+def test_a_labelling_runs_timeline_reads_its_records_times(tmp_path: Path) -> None:
+    """First record 2 s after the start, one record every 0.1 s (10 a second), the command ending 0.5 s after the
+    last: what `label_ray_speed` prints for each run."""
+    records = tmp_path / "detections" / "sub"
+    records.mkdir(parents=True)
+    started = 1_000_000.0
+    for k in range(50):
+        path = records / f"p{k}.json"
+        path.write_text("{}")
+        os.utime(path, (started + 2 + 0.1 * k, started + 2 + 0.1 * k))
+    line = label_ray_speed.timeline(tmp_path, started, seconds=2 + 4.9 + 0.5)
+    assert line == ("first record at 2.00 s, 10.0 images/s between the 10th and 90th percentile records, "
+                    "ended 0.50 s after the last")
