@@ -24,7 +24,8 @@ from vision.tilefaces import Readers
 
 EXAMPLE_PHOTO = Path(__file__).resolve().parents[1] / "examples" / "hand.jpg"
 HEIC_PHOTO = Path(__file__).resolve().parent / "data" / "hand.heic"  # the example at 480x640 as an iPhone saves it
-GRADIENT_HEIC = HEIC_PHOTO.with_name("gradient.heic")  # `encode(".png", 960, 320)` as HEIC: the API's fake detector reads it
+GRADIENT_HEIC = HEIC_PHOTO.with_name("gradient.heic")  # `encode(".png", 960, 320)` as HEIC: the API's fake detector
+# reads it
 
 
 def held_out_hand_photos() -> list[Path]:

@@ -149,8 +149,8 @@ def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.nda
 
 def _kong_beside(detections: TileDetections, row: Row, box: int, kin: Tile | None) -> bool:
     """Whether the pair ``box`` may cover can be an added kong's: two tiles within `KONG_REACH` places of it in its
-    row read as a face it may be (its face, its runner-up, or the kong's face its neighbours agree on,
-    `_kong_face`), as face or runner-up, in its row ``row``: a kong's other two tiles lie beside its pair. A box with no such neighbours
+    row ``row`` read as a face it may be (its face, its runner-up, or the kong's face its neighbours agree on,
+    `_kong_face`), as face or runner-up: a kong's other two tiles lie beside its pair. A box with no such neighbours
     (a tile merely large, nearer the camera) is not offered cut: each cut costs a whole reading of the photo."""
     faces, runner_ups = detections.tiles, detections.runner_ups
     k = row.tiles.index(box)

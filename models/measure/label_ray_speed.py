@@ -93,8 +93,8 @@ def timeline(out: Path, started: float, seconds: float) -> str:
     times = sorted(path.stat().st_mtime - started for path in (out / RECORDS).rglob("*.json"))
     if len(times) < 10:
         return "too few records for a timeline"
-    low, high = times[len(times) // 10], times[9 * len(times) // 10]
-    rate = (9 * len(times) // 10 - len(times) // 10) / max(high - low, 1e-9)
+    low, high = len(times) // 10, 9 * len(times) // 10
+    rate = (high - low) / max(times[high] - times[low], 1e-9)
     return (f"first record at {times[0]:.2f} s, {rate:.1f} images/s between the 10th and 90th percentile records, "
             f"ended {seconds - times[-1]:.2f} s after the last")
 
@@ -124,8 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         label(env, warm, Path(tmp) / "warm-out", "--engine", "ray")
         for repeat in range(args.repeats):
             runs = list(engines.items())
-            seconds, labels = {}, {}
-            timelines = {}
+            seconds, labels, timelines = {}, {}, {}
             for name, engine in runs if repeat % 2 == 0 else runs[::-1]:  # each engine first in turn
                 out = Path(tmp) / f"{name}-{repeat}".replace(" ", "")
                 started = time.time()  # the records' clock

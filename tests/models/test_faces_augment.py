@@ -1,5 +1,5 @@
 """The readers' training views (`models.training.faces.augment`): blurred as a photo out of focus or shaken when the
-recipe asks (``photo_blur_p``); a tilted tile shown as its envelope box frames it when the recipe asks (``envelope``)."""
+recipe asks (``photo_blur_p``); a tilted tile shown as its envelope box frames it when it asks (``envelope``)."""
 
 from __future__ import annotations
 

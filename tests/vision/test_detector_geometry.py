@@ -4,10 +4,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detector import Detector
-from vision.geometry import NMS_BLOCK, box_iou, class_aware_nms, nms
 from scoring.tiles import TILES
 from tests.conftest import EXAMPLE_PHOTO, HEIC_PHOTO
+from vision.detector import Detector
+from vision.geometry import NMS_BLOCK, box_iou, class_aware_nms, nms
 from vision.imagefile import ImageFileError, ImageHeader, decode_photo, load_image, read_header
 from vision.locate import FAINT, PATTERN, BoxBins, Letterbox, Located, anchor_points, decode
 from vision.tilefaces import SAME_CROP, SAME_READ, FaceMemory, crop_owners, fuse, top_two
@@ -178,7 +178,8 @@ def test_a_phone_photo_in_a_format_not_read_is_named(tmp_path) -> None:
     not tried as something OpenCV might read."""
     photo = tmp_path / "IMG_0001.AVIF"
     photo.write_bytes(b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1miaf" + bytes(500))
-    with pytest.raises(ValueError, match=r"IMG_0001.AVIF: an AVIF photo, which is not read here: send a JPEG, PNG, WebP"):
+    with pytest.raises(ValueError,
+                       match=r"IMG_0001.AVIF: an AVIF photo, which is not read here: send a JPEG, PNG, WebP"):
         load_image(photo)
 
 
@@ -208,7 +209,8 @@ def test_load_image_refuses_a_truncated_photo(tmp_path) -> None:
     whole.write_bytes(jpeg.tobytes())
     half.write_bytes(jpeg.tobytes()[: len(jpeg) // 2])
     assert load_image(whole).shape == (300, 400, 3)
-    with pytest.raises(ValueError, match=r"half.jpg: corrupt JPEG image: the file is truncated \(its end marker is missing\)"):
+    with pytest.raises(ValueError,
+                       match=r"half.jpg: corrupt JPEG image: the file is truncated \(its end marker is missing\)"):
         load_image(half)
 
 
