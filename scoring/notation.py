@@ -126,16 +126,25 @@ def parse_held(text: str, flowers: int | None = None) -> Held:
     return Held(tuple(standing), tuple(melds), tuple(bonus), count)
 
 
+NO_MELDS = "none"  # what `parse_melds` reads as a hand with no melds: brackets cannot write an empty list
+
+
 def parse_melds(text: str) -> tuple[Meld, ...]:
-    """Melds alone, each in brackets as in hand notation (``[567m,2][EEEE]``): what a photo's reading of its melds
-    is corrected with (a concealed kong shown face down, a claim the photo does not show).
+    """Melds alone, each in brackets as in hand notation (``[567m,2][EEEE]``), or ``none``: what a photo's reading
+    of its melds is corrected with (a concealed kong shown face down, a claim the photo does not show, tiles read
+    as melds that stand).
 
     >>> [m.kind.value for m in parse_melds("[567m,2][EEEE]")]
     ['chow', 'kong']
+    >>> parse_melds("none")
+    ()
     """
+    if text.strip().lower() == NO_MELDS:
+        return ()
     melds, standing, bonus = _read(text)
     if standing or bonus or not melds:
-        raise NotationError(f"{text!r}: write melds only, each in brackets (e.g. [567m,2][EEEE])")
+        raise NotationError(f"{text!r}: write melds only, each in brackets (e.g. [567m,2][EEEE]), or "
+                            f"{NO_MELDS} for a hand with no melds")
     return tuple(melds)
 
 
@@ -166,8 +175,8 @@ def _format_meld(m: Meld) -> str:
 
 
 def format_melds(melds: tuple[Meld, ...] | list[Meld]) -> str:
-    """Write melds as `parse_melds` reads them (``mcr scan --melds``)."""
-    return "".join(_format_meld(m) for m in melds)
+    """Write melds as `parse_melds` reads them (``mcr scan --melds``): ``none`` for none."""
+    return "".join(_format_meld(m) for m in melds) or NO_MELDS
 
 
 def format_hand(hand: Hand) -> str:

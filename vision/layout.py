@@ -149,9 +149,11 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
         for m in c.melds:
             if not m.sideways_shown:
                 kong = m.meld is not None and m.meld.kind is MeldKind.KONG
+                k = c.melds.index(m)  # a chow or pung may be standing tiles: without it the hand still counts
+                others = "" if kong else f" (if its tiles stand: {format_melds(hand.melds[:k] + hand.melds[k + 1:])})"
                 meld_doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
                                          "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong "
-                                         "shown face up" if kong else "") + "); give the melds to correct it"))
+                                         "shown face up" if kong else "") + f"); give the melds to correct it{others}"))
             elif m.meld is not None and m.meld.concealed and all(reader.faces[i] is not BACK for i in m.group.tiles):
                 meld_doubts.append(Doubt("assumed", m.group.tiles, "a kong of four tiles face up, none turned: took "
                                          "it as concealed, for another meld shows its claimed tile turned; give the "

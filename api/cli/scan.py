@@ -26,7 +26,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--win-tile", metavar="T", help="the winning tile, when the photo does not show it")
     parser.add_argument("--melds", metavar="M", help="every meld of the hand, in brackets as in `mcr score` (e.g. "
                         "'[EEEE][567m,2]'), in place of those read: a kong shown face down, a claim the photo "
-                        "does not show")
+                        "does not show; 'none' where tiles read as melds stand")
     add_model_arguments(parser, views=False)
     add_situation_arguments(parser)
     parser.set_defaults(run=run)

@@ -50,6 +50,8 @@ def test_situation_and_overrides_change_the_score(scanner):
     assert other_win["win_tile"] == "1m" and other_win["concealed"].count("5s") == 2
     claimed = post(client, melds="[123p,2]").json()  # the user says the 123p was a claimed chow
     assert claimed["hand"]["notation"] == "[123p,2]123456789m5s5s" and claimed["score"]["total"] != plain["total"]
+    standing = post(client, melds="none").json()  # ... or that no tiles were melds
+    assert standing["hand"]["notation"] == "123456789m123p5s5s" and standing["score"]["total"] == plain["total"]
 
 
 def test_annotated_photo_on_request(scanner):

@@ -106,3 +106,10 @@ def test_melds_alone_refuse_anything_else(text: str) -> None:
 def test_melds_written_read_back_alike() -> None:
     melds = parse_melds("[567m,2][999s,3][SSSS][4444p,6]")
     assert format_melds(melds) == "[567m,2][999s,3][SSSS][4444p,6]" and parse_melds(format_melds(melds)) == melds
+
+
+@pytest.mark.parametrize("text", ["none", " None ", "NONE"])
+def test_none_is_a_hand_without_melds(text: str) -> None:
+    """Brackets cannot write an empty list of melds: ``none`` does, and no melds are written so."""
+    assert parse_melds(text) == ()
+    assert format_melds(()) == "none" and parse_melds(format_melds(())) == ()

@@ -418,6 +418,18 @@ def test_tiles_past_a_gap_among_the_standing_tiles_that_make_melds_are_doubted(g
         assert given.hand is not None and format_hand(given.hand) == "[345s,1]46m234p55678s5m"
 
 
+def test_a_meld_read_with_nothing_turned_names_how_to_say_its_tiles_stand() -> None:
+    """A chow set a tile apart with nothing turned is read as a meld; its doubt names what to give if its tiles
+    stand (`none`, the hand's only meld), and given so, the hand reads with them standing."""
+    reading = read_hand(shoot(chow_apart(1.0)))
+    assert reading.hand is not None and format_hand(reading.hand) == "[345s,1]46m234p55678s5m"
+    (doubt,) = [d for d in reading.doubts if d.message.startswith("no tile of this meld lies sideways")]
+    assert doubt.message.endswith("(if its tiles stand: none)")
+    given = read_hand(shoot(chow_apart(1.0)), Overrides(melds=parse_melds("none")))
+    assert given.hand is not None and format_hand(given.hand) == "46m234p34555678s5m"
+    assert not any(d.message.startswith("no tile of this meld") for d in given.doubts)
+
+
 def test_melds_right_of_standing_tiles_past_a_gap_with_no_winning_tile_apart_are_doubted() -> None:
     """With the winning tile not set apart, the rightmost tile taken as it may be the last of melds laid after a gap:
     the melds named run to the row's end."""
