@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from models.training.recipes import REAL_PHOTOS
-from vision.labels.batch import RECORDS
+from vision.labels.records import RECORDS
 from vision.weights import REPOSITORY
 
 PHOTOS = REAL_PHOTOS / "train" / "images"

@@ -29,9 +29,8 @@ from vision.labels.batch import (
     WRITERS,
     Job,
     label_folder,
-    read_record,
-    record_path,
 )
+from vision.labels.records import read_record, record_path
 from vision.labels.summary import summary_text
 
 REPO = Path(__file__).resolve().parents[2]

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 from models.measure.label_ray_speed import free_port, local_head
-from vision.labels.batch import RECORDS, ImageRecord, parse_record, read_record, record_name, record_path
+from vision.labels.records import RECORDS, ImageRecord, parse_record, read_record, record_name, record_path
 
 REPO = Path(__file__).resolve().parents[2]
 

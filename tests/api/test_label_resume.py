@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.labels.batch import RECORDS, read_record, record_path
+from vision.labels.records import RECORDS, read_record, record_path
 
 PHOTOS = 40
 SCRIPT = """

@@ -31,13 +31,13 @@ from vision.detections import TileDetections
 from vision.imagefile import decode_photo
 from vision.labels import coco, labelstudio, yolo
 from vision.labels.atomic import write_text_atomic
+from vision.labels.records import RECORDS, ImageRecord, read_record, record_name, record_path
 from vision.labels.summary import Failure, summarise
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".avif"})  # the photos read, and
 # AVIF, which is not (`vision.imagefile.UnreadFormat`): each such photo a failure saying so by name, where a folder of
 # them would be passed over as other files
 FORMATS = ("yolo", "coco", "labelstudio")
-RECORDS = "detections"
 
 Detect = Callable[[np.ndarray], TileDetections]
 DetectorFactory = Callable[[], Detect]
@@ -68,27 +68,6 @@ class Job:
         if self.out_dir.resolve() == self.in_dir.resolve():
             raise ValueError(f"{self.out_dir}: the output folder must not be the photo folder itself "
                              "(a folder inside it is fine)")
-
-
-@dataclass(frozen=True, eq=False)
-class ImageRecord:
-    """One labelled photo: its path relative to the photo folder, upright size and detections."""
-
-    path: str
-    width: int
-    height: int
-    detections: TileDetections
-    conf: float
-    model: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"image": self.path, "width": self.width, "height": self.height, "conf": self.conf,
-                "model": self.model, "tiles": self.detections.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ImageRecord:
-        return cls(data["image"], int(data["width"]), int(data["height"]), TileDetections.from_json(data["tiles"]),
-                   float(data["conf"]), str(data["model"]))
 
 
 @dataclass(frozen=True)
@@ -124,31 +103,6 @@ def discover(in_dir: Path, exclude: Path | None = None) -> tuple[list[str], int]
             dirs[:] = [d for d in dirs if (Path(root) / d).resolve() != excluded]
         names += [(Path(root) / name).relative_to(in_dir).as_posix() for name in files]
     return split_photos(names)
-
-
-def record_name(image: str) -> str:
-    """Where a photo's record lies, relative to the output folder."""
-    return f"{RECORDS}/{image}.json"
-
-
-def record_path(out_dir: Path, image: str) -> Path:
-    return out_dir / record_name(image)
-
-
-def parse_record(text: str) -> ImageRecord | None:
-    """A record from its text, or None if it cannot be read (the image is then redone)."""
-    try:
-        return ImageRecord.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError):
-        return None
-
-
-def read_record(path: Path) -> ImageRecord | None:
-    """A stored record, or None if there is none or it cannot be read (the image is then redone)."""
-    try:
-        return parse_record(path.read_text(encoding="utf-8"))
-    except OSError:
-        return None
 
 
 class Settings(Protocol):

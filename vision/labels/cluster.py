@@ -37,12 +37,11 @@ from vision.labels.batch import (
     check_yolo_names,
     finish,
     label_photo,
-    parse_record,
-    record_name,
     reusable,
     split_photos,
 )
 from vision.labels.folders import Folder
+from vision.labels.records import parse_record, record_name
 from vision.labels.summary import Failure
 
 # Under `uv run`, Ray would start every worker through `uv run` in an environment of its own, which lacks this

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scoring.tiles import BACK, COPIES_PER_FACE, TILES
-
-if TYPE_CHECKING:
-    from vision.labels.batch import ImageRecord
+from vision.labels.records import ImageRecord
 
 LOW_CONFIDENCE = 0.5
 
