@@ -46,7 +46,7 @@ def held_out_labelled() -> Iterator[tuple[np.ndarray, TileDetections]]:
     """Each held-out `hand_` photo (BGR) with its labelled tiles (`models.measure.scan_real.labelled`); skips
     without ../shared."""
     from models.measure.scan_real import held_out_hands, labelled
-    from models.training.real_data import class_map
+    from datasets.real_photos import class_map
 
     held_out_hand_photo()
     mapping = class_map(REAL_PHOTOS / "classes.tsv")

@@ -22,8 +22,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.real_photos import source_name
 from models.measure import measured
-from models.training.real_data import CopyMatcher, source_name
+from models.training.real_data import CopyMatcher
 from vision.detector import Detector
 from vision.evaluation import HELD_OUT, IOU_THRESHOLDS, Truth, read_truth, yolo_pairs
 from vision.geometry import box_iou

@@ -22,7 +22,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from datasets.composed import BANK_VERSION, ComposedScene, CropBank, compose
+from datasets.composed import ComposedScene, compose
+from datasets.crops import BANK_VERSION, CropBank
 from models.measure import measured
 from models.training.recipes import REAL_PHOTOS
 from scoring import Hand, MeldKind, Situation, format_hand, score

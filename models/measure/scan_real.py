@@ -21,7 +21,8 @@ import cv2
 import numpy as np
 
 from api.cli.detector_options import add_model_arguments, detector_from
-from models.training.real_data import class_map, read_labels, source_name
+from datasets.real_photos import class_map, read_labels, source_name
+
 from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
 from models.training.train import streak
 from scoring import Hand, Situation, score

@@ -35,8 +35,8 @@ from typing import Any
 
 import cv2
 
+from datasets.real_photos import source_name
 from models.training.export import compact
-from models.training.real_data import source_name
 from models.training.recipes import GPU_RECIPE, ROOT, start_weights
 from models.training.train import data_yaml_for, offline_ultralytics, train
 

@@ -3,7 +3,7 @@
 The source (`chinese-mahjong-v4`) labels in its own class indices, holds 5 augmented copies of each photo
 (named ``<source>.rf.<hash>.jpg``) and mirrored some copies: mirrored characters are not real faces. We
   - remap labels to our 43 classes (``classes.tsv`` gives each source index our code; polygons -> boxes);
-  - hold out whole source photos by a hash rule (:func:`is_held_out`), so no copy of a test photo is trained on;
+  - hold out whole source photos by a hash rule (`datasets.real_photos.is_held_out`), so no copy of a test photo is trained on;
   - find mirrored copies and mirror them back (image and boxes). Within a source's copies, SIFT matching
     against each copy and its mirror tells which copies share chirality (descriptors are not mirror
     invariant); the riichi model, summed over each chirality class, tells which class reads as real faces.
@@ -13,8 +13,6 @@ Runs in the training venv (needs PIL and onnxruntime besides numpy/opencv).
 
 from __future__ import annotations
 
-import csv
-import hashlib
 import json
 import os
 from collections import defaultdict
@@ -24,47 +22,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.real_photos import class_map, is_held_out, read_labels, source_name
 from models.training.riichi import MirrorJudge
-from scoring.tiles import tile
 from vision.labels.yolo import names_yaml
 
-HOLDOUT_PERCENT = 10
-HOLDOUT_SALT = "mcr-lens-holdout-v1"
 MATCH_SIZE = 400  # SIFT chirality matching resolution: plenty for whole-photo geometry, and fast
-
-
-def source_name(image: Path) -> str:
-    """The source photo an augmented copy came from: the file name before ``.rf.``."""
-    return image.name.split(".rf.")[0]
-
-
-def is_held_out(source: str) -> bool:
-    """Deterministic split by source photo: about HOLDOUT_PERCENT % of sources, stable as data is added."""
-    digest = hashlib.sha256(f"{HOLDOUT_SALT}:{source}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") % 100 < HOLDOUT_PERCENT
-
-
-def class_map(classes_tsv: Path) -> dict[int, int]:
-    """Source class index -> our class index, through the tile code column."""
-    with classes_tsv.open(newline="") as f:
-        return {int(row["index"]): tile(row["code"]).index for row in csv.DictReader(f, delimiter="\t")}
-
-
-def read_labels(path: Path, mapping: dict[int, int]) -> np.ndarray:
-    """(n, 5) rows ``class cx cy w h`` in our classes; polygon rows become their bounding boxes."""
-    rows = []
-    for line in path.read_text().split("\n"):
-        values = line.split()
-        if not values:
-            continue
-        cls, coords = mapping[int(values[0])], np.array(values[1:], dtype=np.float64)
-        if len(coords) == 4:
-            rows.append([cls, *coords])
-        else:
-            xs, ys = coords[0::2], coords[1::2]
-            x1, x2, y1, y2 = xs.min(), xs.max(), ys.min(), ys.max()
-            rows.append([cls, (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1])
-    return np.array(rows, dtype=np.float64).reshape(-1, 5)
 
 
 def write_labels(path: Path, labels: np.ndarray) -> None:

@@ -12,11 +12,12 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets import composed
-from datasets.composed import BANK_VERSION, Conventions, CropBank, compose, crop_split, meld_tiles
+from datasets import crops
+from datasets.composed import Conventions, compose, meld_tiles
+from datasets.crops import BANK_VERSION, CropBank, crop_split
 from datasets.layouts import Placed
+from datasets.real_photos import is_held_out
 from models.measure import melds as measure
-from models.training.real_data import is_held_out
 from scoring import Meld, MeldKind, Situation, parse_hand
 from scoring.tiles import BACK, BONUS, PLAYABLE, TILES, tile
 from tests.vision.conftest import ASPECT, chow_apart, lay, shoot
@@ -85,7 +86,7 @@ def test_the_bank_takes_the_corrected_labels(tmp_path: Path, monkeypatch: pytest
     """A crop whose label is known wrong goes under the face it shows, or is left out when that is unsure."""
     faces = [t.code for t in (*PLAYABLE, *BONUS)]
     stem = _source(tmp_path, [*faces, "5f", "8f"])
-    monkeypatch.setattr(composed, "LABEL_FIXES", {(stem, len(faces)): "7f", (stem, len(faces) + 1): None})
+    monkeypatch.setattr(crops, "LABEL_FIXES", {(stem, len(faces)): "7f", (stem, len(faces) + 1): None})
 
     class Reader:
         def __call__(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
@@ -118,7 +119,7 @@ def test_the_bank_keeps_the_recorded_sides_of_its_crops_and_asks_the_reader_of_o
         image[y + 10:y + 30, x + 19:x + 25] = 220
     cv2.imwrite(str(photo), image)
     record = tmp_path / "sides.json"
-    monkeypatch.setattr(composed, "SIDES", record)
+    monkeypatch.setattr(crops, "SIDES", record)
 
     def lighter_right(bank: CropBank) -> set[bool]:
         return {bool(crop[:, -9].mean() > crop[:, 8].mean()) for code in faces for crop in bank.crops[code]}

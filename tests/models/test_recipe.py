@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from models.training.real_data import is_held_out, source_name
+from datasets.real_photos import is_held_out, source_name
 from models.training.recipes import DETECTOR_RECIPE, REAL_PHOTOS, ROOT, committed_file, read_recipe, start_weights
 from models.training.train import data_yaml_for
 

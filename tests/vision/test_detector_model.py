@@ -208,7 +208,7 @@ def test_the_shipped_face_reader_reads_held_out_faces_better_than_the_detector_a
     """The held-out `hand_` photos' labelled faces found (as a multiset) with and without the face reader."""
     from collections import Counter
 
-    from models.training.real_data import class_map, read_labels
+    from datasets.real_photos import class_map, read_labels
     from vision.faces import default_face_model_path
 
     if not default_face_model_path().is_file():
@@ -238,7 +238,7 @@ def test_mcr_detect_all_sides_reads_held_out_hands_better(capsys: pytest.Capture
     or not labelled), every tile at the threshold asked for."""
     from collections import Counter
 
-    from models.training.real_data import class_map, read_labels
+    from datasets.real_photos import class_map, read_labels
 
     held_out_hand_photo()  # skips without ../shared
     mapping = class_map(REAL.parent / "classes.tsv")
