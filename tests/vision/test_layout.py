@@ -3,12 +3,14 @@ photos that cannot give a valid hand (a doubt report, never a crash)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from datasets.layouts import Placed
 from scoring import Meld, MeldKind, format_hand, parse_hand
-from scoring.tiles import TILES, tile
+from scoring.tiles import BACK, TILES, tile
 from tests.vision.conftest import ASPECT, HAND, NOTATION, lay, shoot
 from vision.detections import TileDetections
 from vision.layout import Overrides, read_hand
@@ -90,6 +92,27 @@ def test_low_confidence_tiles_get_the_faces_that_also_complete_the_hand() -> Non
     assert reading.hand == parse_hand("123456789m55p56s7s")
     (low,) = [d for d in reading.doubts if d.kind == "low_confidence"]
     assert low.tiles == (13,) and low.alternatives == ("4s",)
+
+
+def test_boxes_read_unsurely_and_left_out_of_a_hand_make_one_doubt() -> None:
+    """Faint boxes the hand leaves out (a rack's edge, tiles' sides read as face-down tiles) are named in one doubt,
+    not one each; where no hand is read, each tile read unsurely is still its own doubt."""
+    hand = lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 5p 5p 5s 6s | 7s")
+    sides = [replace(p, y=p.y + 4.0 * ASPECT) for p in lay("1m 1m 1m")]  # a row far in front of the hand
+    detections = shoot([*hand, *sides])
+    faint = detections.confidence.copy()
+    faint[14:] = (0.2, 0.15, 0.1)
+    classes = detections.class_id.copy()
+    classes[14:] = BACK.index
+    reading = read_hand(TileDetections(detections.xyxy, faint, classes))
+    assert reading.hand == parse_hand("123456789m55p56s7s")
+    (low,) = [d for d in reading.doubts if d.kind == "low_confidence"]
+    assert low.tiles == (14, 15, 16) and "3 boxes read unsurely, left out of the hand (back 0.20, back 0.15, " \
+        "back 0.10)" in low.message
+    classes[:3] = tile("5p").index  # five copies of 5p: no hand
+    none = read_hand(TileDetections(detections.xyxy, faint, classes))
+    assert none.hand is None
+    assert {d.tiles for d in none.doubts if d.kind == "low_confidence"} >= {(14,), (15,), (16,)}
 
 
 def misread(detections: TileDetections, k: int, read: str, conf: float, second: float) -> TileDetections:
