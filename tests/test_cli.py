@@ -30,3 +30,14 @@ def test_each_second_look_has_a_model_option_that_names_a_missing_file(capsys, t
         photo = Path(__file__).resolve().parents[1] / "examples" / "hand.jpg"
         assert main(["detect", f"--{name[:-1]}-model", str(missing), str(photo)]) == 2
         assert f"{missing}: no such face model file" in capsys.readouterr().err
+
+
+def test_a_system_error_names_its_path_and_reason(capsys, tmp_path):
+    """A folder that cannot be made (under a file) is named with the system's reason, not Python's errno form."""
+    plain = tmp_path / "a-file"
+    plain.write_text("")
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    (photos / "x.txt").write_text("")
+    assert main(["label", str(photos), "--out", str(plain / "labels")]) == 2
+    assert capsys.readouterr().err.strip() == f"mcr label: error: {plain / 'labels'}: Not a directory"

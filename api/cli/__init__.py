@@ -57,11 +57,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except (CliError, ValueError, OSError) as exc:
-        print(f"mcr {args.command}: error: {exc}", file=sys.stderr)
+        print(f"mcr {args.command}: error: {_said(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _said(exc: Exception) -> str:
+    """The error as one line for the user: a system call's failure as ``PATH: reason``, as the program's own
+    messages name a path, not Python's ``[Errno 20] Not a directory: 'PATH'``."""
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return str(exc)
 
 
 def program() -> None:

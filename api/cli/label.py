@@ -80,9 +80,10 @@ def model_id(path: Path) -> str:
 class Progress:
     """A one-line progress bar with rate and ETA on a terminal; a line every few seconds otherwise."""
 
-    def __init__(self, stream: TextIO = sys.stderr, width: int = 30, every_s: float = 5.0) -> None:
-        self.stream, self.width, self.every_s = stream, width, every_s
-        self.live = stream.isatty()
+    def __init__(self, stream: TextIO | None = None, width: int = 30, every_s: float = 5.0) -> None:
+        # the standard error as it is when the bar is made (a default argument would keep the one at import)
+        self.stream, self.width, self.every_s = stream or sys.stderr, width, every_s
+        self.live = self.stream.isatty()
         self.start = self.last = time.perf_counter()
         self.fresh = 0  # images actually processed, for the rate (reused ones cost nothing)
 
