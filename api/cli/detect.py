@@ -14,7 +14,7 @@ import sys
 from collections import Counter
 from typing import Any
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from vision.detector_options import add_model_arguments, detector_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

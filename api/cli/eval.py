@@ -14,7 +14,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from vision.detector_options import add_model_arguments, detector_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from api.cli import CliError
+from vision.detector_options import usable_cores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,11 +37,6 @@ FORMATS = ("yolo", "coco", "labelstudio")  # vision.labels.batch.FORMATS, kept h
 ENGINES = ("local", "ray")
 INSTALL_CLUSTER = ("--engine ray needs the cluster extra (Ray): pip install 'mcr-lens[cluster]', "
                    "or in a checkout uv sync --extra cluster")
-
-
-def usable_cores() -> int:
-    """Cores this process may run on (its CPU affinity, which containers narrow), not the machine's count."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

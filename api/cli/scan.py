@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from vision.detector_options import add_model_arguments, detector_from
 from api.cli.score import add_situation_arguments, situation_fields, table
 
 

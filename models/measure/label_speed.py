@@ -20,7 +20,7 @@ from pathlib import Path
 
 import cv2
 
-from api.cli.label import usable_cores
+from vision.detector_options import usable_cores
 from models.training.recipes import REAL_PHOTOS
 from vision.detector import Detector, default_model_path
 from vision.labels.batch import Job, label_folder

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from vision.detector_options import add_model_arguments, detector_from
 from datasets.real_photos import class_map, read_labels, source_name
 
 from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS

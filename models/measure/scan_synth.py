@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from api.cli.detector_options import add_model_arguments, detector_from
+from vision.detector_options import add_model_arguments, detector_from
 from datasets import faces
 from datasets.scenes import Renderer
 from models.measure.scan_real import points, unexplained

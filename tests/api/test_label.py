@@ -23,6 +23,7 @@ from models.training.recipes import REAL_PHOTOS as SHARED_PHOTOS
 from scoring.tiles import TILES, tile
 from tests.conftest import HEIC_PHOTO
 from vision.detections import TileDetections
+from vision.detector_options import usable_cores
 from vision.labels import yolo
 from vision.labels.batch import (
     FORMATS,
@@ -324,9 +325,9 @@ def test_cli_user_errors_are_one_line(photos, tmp_path, capsys, argv, message):
 
 
 def test_workers_default_to_the_cores_this_process_may_use():
-    assert 1 <= label_cli.usable_cores() <= (os.cpu_count() or 1)
+    assert 1 <= usable_cores() <= (os.cpu_count() or 1)
     args = build_parser().parse_args(["label", "in", "--out", "out"])
-    assert args.workers == label_cli.usable_cores()
+    assert args.workers == usable_cores()
 
 
 def test_progress_reports_rate_and_eta():

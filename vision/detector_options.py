@@ -1,8 +1,10 @@
-"""The model options `mcr detect`, `mcr scan` and `mcr eval` share, and the detector they describe."""
+"""The model options `mcr detect`, `mcr scan`, `mcr eval` and the measuring programs share, the detector they
+describe, and the cores a process may share out among its workers and threads."""
 
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,3 +45,7 @@ def detector_from(args: argparse.Namespace, conf: float) -> Detector:
                     box_model=getattr(args, "box_model", None),
                     refine=not getattr(args, "no_refine", True))  # none loaded for `mcr scan`, whose boxes stay as drawn
 
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity, which containers narrow), not the machine's count."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
