@@ -105,12 +105,14 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
     c, hand = found.candidate, found.hand
     groups = groups_of(c)
     listed = reader.det
+    spare: tuple[Tile, ...] = ()  # a tile of the photo left out of the hand, which the melds given may hold
     if mended.stray is not None:  # still listed, last, in no group
         listed = TileDetections.concat([reader.det, detections[mended.stray]])
         stray = detections.tiles[mended.stray]
+        spare = (stray,)
         doubts.append(Doubt("assumed", (len(reader.det),), f"one tile too many: left out the {stray.code} read "
                             f"with confidence {detections.confidence[mended.stray]:.2f} as a box where there is no "
-                            "tile (the others make a winning hand)", (stray.code,)))
+                            f"tile (the others make a winning hand{_as_kong(hand, stray)})", (stray.code,)))
     for i in swapped:
         read_as = f"read as {detections.tiles[i].code} ({detections.confidence[i]:.2f})"
         if i in mended.among_flowers:
@@ -162,7 +164,7 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                 face_down.append((c.melds.index(m), m.group.tiles))
                 meld_doubts.append(face_down_doubt(m.group.tiles, hand.melds[face_down[-1][0]].first))
         try:
-            hand = _overridden(hand, overrides, [k for k, _ in face_down])
+            hand = _overridden(hand, overrides, [k for k, _ in face_down], spare)
         except HandError as exc:
             doubts.append(Doubt("impossible", (), f"the overrides do not fit the tiles read: {exc}"))
             hand = None
@@ -250,16 +252,33 @@ def _beside_the_hand(mended: Mended) -> set[int]:
             for i in row.tiles}
 
 
-def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = ()) -> Hand:
+def _as_kong(hand: Hand | None, stray: Tile) -> str:
+    """What to give if the tile left out of ``hand`` is one: where a claimed pung of its face lies among the melds,
+    the melds with that pung a kong (a faint fourth tile beside a pung, left out, made it one)."""
+    if hand is None:
+        return ""
+    pungs = [k for k, m in enumerate(hand.melds) if m.kind is MeldKind.PUNG and m.first == stray]
+    if not pungs:
+        return ""
+    melds = list(hand.melds)
+    melds[pungs[0]] = Meld(MeldKind.KONG, (stray,) * 4, source=melds[pungs[0]].source)
+    return f"; if it is a tile, give the melds: {format_melds(melds)}"
+
+
+def _overridden(hand: Hand, overrides: Overrides, face_down: Sequence[int] = (), spare: Sequence[Tile] = ()) -> Hand:
     """The hand with the user's winning tile, melds and flower count in place of what was read; the tiles of
-    the melds ``face_down`` (concealed kongs shown all face down) may be any face the user gives."""
+    the melds ``face_down`` (concealed kongs shown all face down) may be any face the user gives, and the melds
+    may hold the ``spare`` tiles (read in the photo, left out of the hand as no tile) where the hand lacks them."""
     if overrides.melds is not None:
         pool = list(hand.concealed) + [t for k, m in enumerate(hand.melds) if k not in face_down for t in m.tiles]
         pool.append(hand.win_tile)
+        unused = list(spare)
         backs = 4 * len(face_down)
         for t in (t for m in overrides.melds for t in m.tiles):
             if t in pool:
                 pool.remove(t)
+            elif t in unused:  # a tile read but left out: the user says it is one
+                unused.remove(t)
             elif backs:
                 backs -= 1
             else:

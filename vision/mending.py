@@ -5,6 +5,8 @@ are tried, and the most plausible winning reading that gives up the least confid
 too many, the reading without one of its unsure tiles (under `vision.readings.STRAY`) is tried the same way: a
 box where there is no tile (a sliver of a tile at the photo's edge, a tile's reflection) is the likeliest
 reason then, beside a doubtful tile read as its runner-up (a kong's tile misread makes a tile too many of it).
+Such a box beside a pung of its face makes the count fit as a kong: a complete reading whose kong shows no tile
+turned and ends its row with an unsure tile is tried without that tile too.
 Where no reading is a valid hand and the best leaves tiles out (a misread tile in a row of melds keeps the row
 from being read as melds), the photo's least sure tiles are tried as their runner-up instead, one at a time;
 where the standing tiles come up one or two short, flowers read with a tile of the hand as their runner-up are
@@ -24,8 +26,8 @@ from itertools import combinations, islice
 
 import numpy as np
 
-from scoring import HandError
-from scoring.tiles import TILES, Tile
+from scoring import HandError, MeldKind
+from scoring.tiles import BACK, TILES, Tile
 from vision.detections import TileDetections
 from vision.melds import APART
 from vision.readings import HAND_TILES, STRAY, Best, Candidate, Reader, is_flower
@@ -172,7 +174,7 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     if len(c.head) not in (expected, expected + 1):  # tiles missing (a valid hand has its count): a row left out
         return _swapped(reader, anywhere=False) or _tiles_read_as_flowers(reader, c, expected) or Mended(reader, found)
     if found.complete:
-        return Mended(reader, found)
+        return _without_a_faint_kong_tile(reader, found) or Mended(reader, found)
     # a tile outside the reading cannot complete the hand: only the reading's own tiles are tried
     shown = {*c.head, *c.flowers, *(i for m in c.melds for i in m.group.tiles)}
     options = [(found.value, Mended(reader, found))] if found.hand is not None else []
@@ -207,6 +209,26 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     if not options:
         return Mended(reader, found)
     return max(options, key=lambda o: o[0])[1]
+
+
+def _without_a_faint_kong_tile(reader: Reader, found: Best) -> Mended | None:
+    """The complete reading without one of the face-up tiles read under `vision.readings.STRAY` that make a kong
+    with no tile turned in ``found`` and end a row, where it is complete too and more plausible, less the confidence
+    given up (`COST_PER_CONFIDENCE`): a box where there is no tile ending the row (a sliver cut by the photo's edge,
+    a tile's side) beside a pung of its face makes the pung a kong, and the count still fits; else None. Inside a
+    row such a faint tile is as often a kong's own (a melded kong laid touching the next meld)."""
+    det = reader.det
+    faint = [i for m in found.candidate.melds if m.meld is not None and m.meld.kind is MeldKind.KONG
+             and not m.sideways_shown for i in m.group.tiles if det.confidence[i] < STRAY and reader.faces[i] is not BACK
+             and any(i in (r.tiles[0], r.tiles[-1]) for r in reader.rows)]
+    options = []
+    for i in faint:
+        other = Reader(det[np.arange(len(det)) != i])
+        corrected = complete_reading(other)
+        if corrected is not None:
+            options.append((corrected.value - COST_PER_CONFIDENCE * float(det.confidence[i]), Mended(other, corrected, stray=i)))
+    better = [o for o in options if o[0] > found.value]
+    return max(better, key=lambda o: o[0])[1] if better else None
 
 
 def _swapped(reader: Reader, anywhere: bool) -> Mended | None:

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from datasets.layouts import Placed
-from scoring import Meld, MeldKind, format_hand, parse_hand
+from scoring import Meld, MeldKind, format_hand, parse_hand, parse_melds
 from scoring.tiles import BACK, TILES, tile
 from tests.vision.conftest import ASPECT, HAND, NOTATION, lay, shoot
 from vision.detections import TileDetections
-from vision.layout import Overrides, read_hand
+from vision.layout import Overrides, _as_kong, read_hand
 
 
 @pytest.mark.parametrize("angle", [0, 17, 90, 135, 180, 250, -60])
@@ -113,6 +113,38 @@ def test_boxes_read_unsurely_and_left_out_of_a_hand_make_one_doubt() -> None:
     none = read_hand(TileDetections(detections.xyxy, faint, classes))
     assert none.hand is None
     assert {d.tiles for d in none.doubts if d.kind == "low_confidence"} >= {(14,), (15,), (16,)}
+
+
+@pytest.mark.parametrize(("spec", "conf", "read"), [
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 5p 5p 5p 5p", 0.1, "123456789m55p11s5p"),  # a faint box beside the pung
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 5p 5p 5p 5p", 0.9, "[5555p,1]123456789m1s1s"),  # a sure fourth tile
+    ("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s | 5p 5p 5p 5p", 0.1, "[5555p,1]123456789m1s1s"),  # a kong set apart
+])
+def test_a_faint_box_beside_a_pung_of_its_face_does_not_make_it_a_kong(spec: str, conf: float, read: str) -> None:
+    """A box read faintly as the face of a pung it touches (a sliver at the photo's edge, a reflection) makes the
+    count fit as a kong; where the hand without it reads as plausibly less what its confidence gives up, the box is
+    left out, with a doubt; a sure fourth tile, or a faint one of four laid apart as a meld, is a kong."""
+    detections = shoot(lay(spec))
+    confidence = detections.confidence.copy()
+    confidence[-1] = conf
+    reading = read_hand(TileDetections(detections.xyxy, confidence, detections.class_id))
+    assert reading.hand is not None and format_hand(reading.hand) == read
+    left_out = [d for d in reading.doubts if d.message.startswith("one tile too many: left out the 5p")]
+    assert len(left_out) == (read != "[5555p,1]123456789m1s1s")
+
+
+def test_a_tile_left_out_as_no_tile_may_be_given_back_in_the_melds() -> None:
+    """The melds given may hold a tile the reading left out as a box where there is no tile (the user says it is
+    one); a claimed pung of its face names the kong to give in the doubt."""
+    detections = shoot(lay("1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 5p 5p 5p 5p"))
+    confidence = detections.confidence.copy()
+    confidence[-1] = 0.1
+    faint = TileDetections(detections.xyxy, confidence, detections.class_id)
+    assert format_hand(read_hand(faint).hand) == "123456789m55p11s5p"
+    given = read_hand(faint, Overrides(melds=parse_melds("[5555p,1]")))
+    assert given.hand is not None and format_hand(given.hand) == "[5555p,1]123456789m1s1s"
+    assert _as_kong(parse_hand("[555p,3]123456789m1s1s"), tile("5p")) == "; if it is a tile, give the melds: [5555p,3]"
+    assert _as_kong(parse_hand("[555p,3]123456789m1s1s"), tile("6p")) == ""
 
 
 def misread(detections: TileDetections, k: int, read: str, conf: float, second: float) -> TileDetections:
