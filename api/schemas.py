@@ -138,8 +138,8 @@ class ScanForm(Situation):
     win_tile: str | None = Field(None, description="the winning tile, if the photo does not set it apart",
                                  examples=["5p"])
     melds: str | None = Field(None, description="every meld of the hand, in brackets as in hand notation, in place "
-                              "of those read (a kong shown face down, a claim the photo does not show), or `none` where "
-                              "tiles read as melds stand",
+                              "of those read (a kong shown face down, a claim the photo does not show), or `none` "
+                              "where tiles read as melds stand",
                               examples=["[EEEE][567m,2]"])
     annotate: bool = Field(False, description="also return the photo annotated, as a JPEG data URL")
     all_sides: bool = Field(False, description="read the photo from its four sides even when the first "

@@ -189,12 +189,7 @@ def best_reading(detections: TileDetections, stacked: dict[int, int] | None = No
     beside: list[int] = []
     if len(c.head) == expected + 1:
         unsure = sorted((i for i in shown if detections.confidence[i] < STRAY), key=lambda i: float(detections.confidence[i]))
-        for i in unsure[:MAX_DOUBTFUL]:
-            other = Reader(detections[np.arange(len(detections)) != i])
-            corrected = complete_reading(other)
-            if corrected is not None:
-                given_up = float(detections.confidence[i])
-                options.append((corrected.value - COST_PER_CONFIDENCE * given_up, Mended(other, corrected, stray=i)))
+        options += [o for i in unsure[:MAX_DOUBTFUL] if (o := _stray_option(detections, i)) is not None]
         beside = [i for i in among_flowers(reader) if i in c.head and i not in unsure_faces]  # a flower among them
         detections, beside = _as_flowers(detections, beside, reader.faces)
         swaps += [(i,) for i in beside]
@@ -218,17 +213,22 @@ def _without_a_faint_kong_tile(reader: Reader, found: Best) -> Mended | None:
     a tile's side) beside a pung of its face makes the pung a kong, and the count still fits; else None. Inside a
     row such a faint tile is as often a kong's own (a melded kong laid touching the next meld)."""
     det = reader.det
+    ends = {i for row in reader.rows for i in (row.tiles[0], row.tiles[-1])}
     faint = [i for m in found.candidate.melds if m.meld is not None and m.meld.kind is MeldKind.KONG
-             and not m.sideways_shown for i in m.group.tiles if det.confidence[i] < STRAY and reader.faces[i] is not BACK
-             and any(i in (r.tiles[0], r.tiles[-1]) for r in reader.rows)]
-    options = []
-    for i in faint:
-        other = Reader(det[np.arange(len(det)) != i])
-        corrected = complete_reading(other)
-        if corrected is not None:
-            options.append((corrected.value - COST_PER_CONFIDENCE * float(det.confidence[i]), Mended(other, corrected, stray=i)))
-    better = [o for o in options if o[0] > found.value]
+             and not m.sideways_shown for i in m.group.tiles
+             if det.confidence[i] < STRAY and reader.faces[i] is not BACK and i in ends]
+    better = [o for i in faint if (o := _stray_option(det, i)) is not None and o[0] > found.value]
     return max(better, key=lambda o: o[0])[1] if better else None
+
+
+def _stray_option(detections: TileDetections, i: int) -> tuple[float, Mended] | None:
+    """The detections read without box ``i`` (a box where there is no tile), when they read a complete winning hand:
+    its plausibility less the confidence given up (`COST_PER_CONFIDENCE`), and the mended reading."""
+    other = Reader(detections[np.arange(len(detections)) != i])
+    corrected = complete_reading(other)
+    if corrected is None:
+        return None
+    return corrected.value - COST_PER_CONFIDENCE * float(detections.confidence[i]), Mended(other, corrected, stray=i)
 
 
 def _swapped(reader: Reader, anywhere: bool) -> Mended | None:

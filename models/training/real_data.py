@@ -3,7 +3,8 @@
 The source (`chinese-mahjong-v4`) labels in its own class indices, holds 5 augmented copies of each photo
 (named ``<source>.rf.<hash>.jpg``) and mirrored some copies: mirrored characters are not real faces. We
   - remap labels to our 43 classes (``classes.tsv`` gives each source index our code; polygons -> boxes);
-  - hold out whole source photos by a hash rule (`datasets.real_photos.is_held_out`), so no copy of a test photo is trained on;
+  - hold out whole source photos by a hash rule (`datasets.real_photos.is_held_out`), so no copy of a test photo
+    is trained on;
   - find mirrored copies and mirror them back (image and boxes). Within a source's copies, SIFT matching
     against each copy and its mirror tells which copies share chirality (descriptors are not mirror
     invariant); the riichi model, summed over each chirality class, tells which class reads as real faces.

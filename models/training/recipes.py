@@ -23,7 +23,8 @@ FACES_RECIPE = MODELS_DIR / "recipe-faces.json"
 BOXES_RECIPE = MODELS_DIR / "recipe-boxes.json"
 SECOND_LOOK_RECIPES = {name: MODELS_DIR / f"recipe-{name}.json" for name in SECOND_LOOK_FACES}
 REAL_PHOTOS = ROOT.parent / "shared" / "datasets" / "chinese-mahjong-v4"  # the labelled real photos (read only)
-HOLDOUT_LIST = MODELS_DIR / "holdout.txt"  # the real photos' sources never trained on (`datasets.real_photos.is_held_out`)
+HOLDOUT_LIST = MODELS_DIR / "holdout.txt"  # the real photos' sources never trained on
+# (`datasets.real_photos.is_held_out`)
 
 RECIPE_KEYS = ("name", "version", "data", "augmentation", "torch_threads")  # what every recipe holds
 RECIPE_DATA_KEYS = {"detector": ("real",), "reader": ("train", "val")}  # what each kind's "data" holds
