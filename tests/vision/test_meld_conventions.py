@@ -163,6 +163,23 @@ def test_a_stacked_pair_is_read_beside_a_standing_tile_boxed_as_large() -> None:
     assert reading.hand is not None and format_hand(reading.hand) == "[5555p,5]123456789m9p9p"
 
 
+def test_a_pung_nearest_the_camera_is_not_cut_as_a_stacked_pair() -> None:
+    """Photographed at a slant, a row grows towards the camera: the pung at its near end is boxed 1.2 times the
+    row's median size, as large as a stacked pair is against it, but no larger than the tiles beside it, so no box
+    is cut and the pung is not read as an added kong (`vision.stacks._beside_size`)."""
+    found = shoot(lay(f"{STANDING} | 5p 5p 5p"))
+    x = found.xyxy.astype(np.float64)
+    slant = 2e-4  # per pixel along the row: the right end 1.2 times the median's size
+    corners = np.stack([x[:, [0, 1]], x[:, [2, 1]], x[:, [0, 3]], x[:, [2, 3]]], axis=1)
+    seen = corners / (1 + slant * (x[:, 2].max() - corners[..., :1]))  # a homography that leaves y to scale alike
+    slanted = found.with_boxes(np.concatenate([seen.min(axis=1), seen.max(axis=1)], axis=1).astype(np.float32))
+    size = np.sqrt(np.prod(slanted.xyxy[:, 2:] - slanted.xyxy[:, :2], axis=1))
+    assert size.max() >= 1.15 * np.median(size)
+    assert split_pairs(slanted, find_rows(slanted)) == []
+    reading = read_hand(slanted)
+    assert reading.hand is not None and format_hand(reading.hand) == "[555p,1]123456789m9p9p"
+
+
 def test_only_a_box_with_its_kongs_tiles_beside_it_is_offered_cut() -> None:
     """Each cut costs a whole reading of the photo: a standing tile's box as large as a pair's, with no tile of its
     face beside it, is not offered (`vision.stacks._kong_beside`); the pair's box, two of its face beside, is."""
