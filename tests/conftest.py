@@ -45,12 +45,12 @@ def held_out_hand_photo() -> Path:
 def held_out_labelled() -> Iterator[tuple[np.ndarray, TileDetections]]:
     """Each held-out `hand_` photo (BGR) with its labelled tiles (`models.measure.scan_real.labelled`); skips
     without ../shared."""
-    from models.measure.scan_real import held_out_hands, labelled
+    from models.measure.scan_real import hand_photos, labelled
     from datasets.real_photos import class_map
 
     held_out_hand_photo()
     mapping = class_map(REAL_PHOTOS / "classes.tsv")
-    for photo in held_out_hands():
+    for photo in hand_photos():
         image = cv2.imread(str(photo))
         yield image, labelled(photo, image.shape[1], image.shape[0], mapping)
 

@@ -21,7 +21,7 @@ import cv2
 import httpx
 
 from models.measure.http_load import LiveServer
-from models.measure.scan_real import held_out_hands
+from models.measure.scan_real import hand_photos
 from models.measure.scan_speed import twelve_megapixels
 
 
@@ -36,7 +36,7 @@ def _declaring(jpeg: bytes, width: int, height: int) -> bytes:
 def uploads(seed: int) -> list[tuple[str, bytes, dict[str, str]]]:
     """(endpoint, file bytes, form fields) of every kind sent, good and bad."""
     rng = random.Random(seed)
-    photos = [cv2.imread(str(p)) for p in held_out_hands()[::5]]
+    photos = [cv2.imread(str(p)) for p in hand_photos()[::5]]
     found: list[tuple[str, bytes, dict[str, str]]] = []
     for photo in photos:
         large = twelve_megapixels(photo)

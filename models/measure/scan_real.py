@@ -1,5 +1,6 @@
 """End to end on the held-out real hand photos (`models/holdout.txt`, names starting ``hand_``), read from
-``../shared``: ``uv run python -m models.measure.scan_real [--condition warm]``.
+``../shared``: ``uv run python -m models.measure.scan_real [--condition warm]``; ``--photos development``: the training photos'
+hand photos instead, the set to choose a layout rule on.
 
 The photos are labelled with tiles only, not hands, so the truth of a photo is the hand our layout reader gives on
 its labelled boxes; a photo counts as read exactly when `scan` on the pixels gives that same hand. Photos whose
@@ -20,14 +21,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detector_options import add_model_arguments, detector_from
 from datasets.real_photos import class_map, read_labels, source_name
-
 from models.training.recipes import HOLDOUT_LIST, REAL_PHOTOS
 from models.training.train import streak
 from scoring import Hand, Situation, score
 from vision.detections import TileDetections
 from vision.detector import Detector
+from vision.detector_options import add_model_arguments, detector_from
 from vision.imagefile import load_image
 from vision.layout import read_hand
 from vision.scan import scan
@@ -44,10 +44,15 @@ CONDITIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 }
 
 
-def held_out_hands() -> list[Path]:
-    """Every copy of each held-out ``hand_`` source photo."""
+PHOTOS = ("held-out", "development")
+
+
+def hand_photos(photos: str = "held-out") -> list[Path]:
+    """Every copy of each ``hand_`` source photo, held out (`models/holdout.txt`) or of the training photos (the
+    development set: where a layout constant or rule is chosen, the held-out photos only measuring it)."""
     sources = {line.strip() for line in HOLDOUT_LIST.read_text().splitlines() if not line.startswith("#")}
-    return [p for p in sorted((REAL_PHOTOS / "train" / "images").glob("hand_*")) if source_name(p) in sources]
+    held = photos == "held-out"
+    return [p for p in sorted((REAL_PHOTOS / "train" / "images").glob("hand_*")) if (source_name(p) in sources) == held]
 
 
 def labelled(image: Path, width: int, height: int, mapping: dict[int, int]) -> TileDetections:
@@ -77,13 +82,14 @@ def unexplained(hand: Hand | None, doubts: list) -> bool:
     return hand is None and not any(d.kind == "impossible" for d in doubts)
 
 
-def measure(detector: Detector, condition: str = "as-shot", all_sides: bool = False) -> Counter[str]:
-    """The tally over the held-out hand photos: ``photos``, ``tiles`` labelled and ``tiles_read`` (faces right,
+def measure(detector: Detector, condition: str = "as-shot", all_sides: bool = False,
+            photos: str = "held-out") -> Counter[str]:
+    """The tally over the hand photos (`hand_photos`): ``photos``, ``tiles`` labelled and ``tiles_read`` (faces right,
     wherever they lie), ``readable`` (labels giving a valid hand), ``exact`` and ``scored_alike`` hands, and
     ``unexplained`` results (`unexplained`)."""
     mapping = class_map(REAL_PHOTOS / "classes.tsv")
     tally: Counter[str] = Counter()
-    for path in held_out_hands():
+    for path in hand_photos(photos):
         image = load_image(path)
         boxes = labelled(path, image.shape[1], image.shape[0], mapping)
         truth = read_hand(boxes).hand
@@ -107,13 +113,15 @@ def main(argv: list[str] | None = None) -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--condition", "--light", choices=CONDITIONS, default="as-shot",
                         help="relight or blur the photos (default as shot)")
+    parser.add_argument("--photos", choices=PHOTOS, default="held-out",
+                        help="the held-out hand photos (default) or the training ones (the development set)")
     add_model_arguments(parser, views=False)  # the models as `mcr scan` takes them
     args = parser.parse_args(argv)
     if not REAL_PHOTOS.is_dir():
-        raise SystemExit(f"{REAL_PHOTOS} is absent: the held-out photos are read from ../shared")
-    t = measure(detector_from(args, conf=0.25), args.condition, args.all_sides)
-    print(f"{args.condition}: {t['photos']} held-out real hand photos, {t['readable']} whose labels give a valid hand: "
-          f"exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
+        raise SystemExit(f"{REAL_PHOTOS} is absent: the photos are read from ../shared")
+    t = measure(detector_from(args, conf=0.25), args.condition, args.all_sides, args.photos)
+    print(f"{args.condition}: {t['photos']} {args.photos} real hand photos, {t['readable']} whose labels give a valid "
+          f"hand: exact hand on {t['exact']} ({t['exact'] / max(t['readable'], 1):.1%}), scored alike (fans and "
           f"points) on {t['scored_alike']} ({t['scored_alike'] / max(t['readable'], 1):.1%}); "
           f"{t['tiles_read']} of {t['tiles']} labelled tile faces read ({t['tiles_read'] / max(t['tiles'], 1):.1%})")
 

@@ -73,10 +73,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=1, help="scans of each photo, the fastest kept (default 1)")
     args = parser.parse_args(argv)
     if args.real:
-        from models.measure.scan_real import held_out_hands
+        from models.measure.scan_real import hand_photos
 
         grow = (lambda photo: photo) if args.own_size else twelve_megapixels
-        photos = [grow(cv2.imread(str(p))) for p in held_out_hands()]
+        photos = [grow(cv2.imread(str(p))) for p in hand_photos()]
         what = f"held-out real hand photos at {'their own size' if args.own_size else '4000x3000'}"
     else:
         photos, what = [twelve_megapixels()] * args.runs, "4000x3000"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from models.measure.scan_real import measure, unexplained
+from models.measure.scan_real import hand_photos, measure, unexplained
 from models.training.recipes import REAL_PHOTOS
 from scoring import parse_hand
 from vision.detector import Detector, default_model_path
@@ -25,6 +25,15 @@ def detector() -> Detector:
         return Detector(default_model_path())
     except FileNotFoundError as exc:
         pytest.skip(str(exc))
+
+
+@pytest.mark.real
+def test_the_development_hand_photos_are_the_training_ones(detector: Detector) -> None:
+    """`--photos development` reads the training photos' hand photos: every copy of each source, none held out."""
+    held, development = hand_photos("held-out"), hand_photos("development")
+    assert len(held) == 90 and len(development) > 5 * len(held)
+    assert not set(held) & set(development)
+    assert all(p.name.startswith("hand_") for p in development)
 
 
 @pytest.mark.slow
