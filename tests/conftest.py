@@ -45,8 +45,8 @@ def held_out_hand_photo() -> Path:
 def held_out_labelled() -> Iterator[tuple[np.ndarray, TileDetections]]:
     """Each held-out `hand_` photo (BGR) with its labelled tiles (`models.measure.scan_real.labelled`); skips
     without ../shared."""
-    from models.measure.scan_real import hand_photos, labelled
     from datasets.real_photos import class_map
+    from models.measure.scan_real import hand_photos, labelled
 
     held_out_hand_photo()
     mapping = class_map(REAL_PHOTOS / "classes.tsv")

@@ -148,10 +148,10 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
             doubts.append(Doubt("low_confidence", unsure, f"{FLOWERS_UNSURE} ({read}): not counted; if they are the "
                                 f"player's, give the flowers drawn ({len(c.flowers) + len(unsure)})"))
         meld_doubts = []  # what the melds given answer
-        for m in c.melds:
+        for k, m in enumerate(c.melds):  # the hand's melds are the candidate's, in its order
             if not m.sideways_shown:
                 kong = m.meld is not None and m.meld.kind is MeldKind.KONG
-                k = c.melds.index(m)  # a chow or pung may be standing tiles: without it the hand still counts
+                # a chow or pung may be standing tiles: without it the hand still counts
                 others = "" if kong else f" (if its tiles stand: {format_melds(hand.melds[:k] + hand.melds[k + 1:])})"
                 meld_doubts.append(Doubt("assumed", m.group.tiles, "no tile of this meld lies sideways: took it as "
                                          "claimed from the left (a chow: its lowest tile" + ("; or a concealed kong "
@@ -161,8 +161,8 @@ def read_hand(detections: TileDetections, overrides: Overrides | None = None) ->
                                          "it as concealed, for another meld shows its claimed tile turned; give the "
                                          "melds if it was claimed"))
             if m.meld is None:
-                face_down.append((c.melds.index(m), m.group.tiles))
-                meld_doubts.append(face_down_doubt(m.group.tiles, hand.melds[face_down[-1][0]].first))
+                face_down.append((k, m.group.tiles))
+                meld_doubts.append(face_down_doubt(m.group.tiles, hand.melds[k].first))
         try:
             hand = _overridden(hand, overrides, [k for k, _ in face_down], spare)
         except HandError as exc:
@@ -194,8 +194,7 @@ def _low_confidence(reader: Reader, c: Candidate, hand: Hand | None, taken: set[
     det = reader.det
     doubts = []
     unsure = set(np.flatnonzero(det.confidence < LOW_CONFIDENCE).tolist()) | set(doubtful(det))
-    in_hand = {i for g in groups_of(c) for i in g.tiles} if hand is not None else set(range(len(det)))
-    outside = sorted(unsure - taken - in_hand)
+    outside = sorted(unsure - taken - {i for g in groups_of(c) for i in g.tiles}) if hand is not None else []
     if outside:
         read = ", ".join(f"{reader.faces[i].code} {float(det.confidence[i]):.2f}" for i in outside)
         boxes = f"{len(outside)} boxes" if len(outside) > 1 else "a box"

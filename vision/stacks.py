@@ -3,9 +3,9 @@
 Laid on the turned tile and partly hiding it, the added tile makes one outline with it: a box as long along the
 row as a turned tile and some 1.6 times as deep, which the detector (trained on few such stacks) reads as one
 tile of their face. Its area gives it away: the pair is half as large again as the tiles of its row and as those
-beside it (a box's size, the square root of its area, 1.1 times theirs or more, drawn loosely; a row photographed at
-a slant grows towards the camera, and its nearest pung outgrows the row's median, not its neighbours; a tile read alone stays under 1.13
-times in 99 % of rows, and a box merely large is offered cut alone too, so that it cannot keep a true pair from
+beside it (a box's size, the square root of its area, 1.1 times theirs or more, drawn loosely; a row photographed
+at a slant grows towards the camera, and its nearest pung outgrows the row's median, not its neighbours; a tile
+read alone stays under 1.13 times in 99 % of rows, and a box merely large is offered cut alone too, so that it cannot keep a true pair from
 being read; a meld alone in a row of its own, in front of or behind the hand, is sized by the hand's row and
 must stand out from its own row's others too). Near 45°, where a box is as wide as it is high whichever way its tile
 lies, the pair is told by its extent across the row instead: the box's projection on the row's normal, less what a
@@ -119,9 +119,9 @@ def _pairs_posed(detections: TileDetections, rows: list[Row], size: np.ndarray, 
         # taken at a slant, shortens the row's tiles across it (the upright tiles' depth over the aspect)
         depth = np.minimum(along, upright_depth) / SIDEWAYS_ASPECT
         cut.update((i, (float(depth[i]), row.across)) for i in row.tiles
-                   if i in eligible and size[i] >= STACKED_PAIR * max(median, _beside_size(row, i, size))
-                   and sideways[i] < UPRIGHT
-                   and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i])
+                   if i in eligible and size[i] >= STACKED_PAIR * median and sideways[i] < UPRIGHT
+                   and along[i] >= PAIR_LENGTH * width and across[i] >= STACKED_PAIR * depth[i]
+                   and size[i] >= STACKED_PAIR * _beside_size(row, i, size))
     return cut
 
 
@@ -144,7 +144,8 @@ def _pairs_near_diagonal(detections: TileDetections, rows: list[Row], wh: np.nda
         length = SIDEWAYS_ASPECT * width
         for i in eligible:
             deep = float(wh[i, 0] * s + wh[i, 1] * c) - 2 * c * s * length
-            if size[i] >= STACKED_PAIR * max(median, _beside_size(row, i, size)) and deep >= STACKED_PAIR * width:
+            if size[i] >= STACKED_PAIR * median and deep >= STACKED_PAIR * width \
+                    and size[i] >= STACKED_PAIR * _beside_size(row, i, size):
                 cut[i], along[i], across[i] = (width, row.across), length, deep
     return cut, along, across
 

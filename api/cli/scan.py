@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from vision.detector_options import add_model_arguments, detector_from
 from api.cli.score import add_situation_arguments, situation_fields, table
+from vision.detector_options import add_model_arguments, detector_from
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:

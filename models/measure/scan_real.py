@@ -1,6 +1,6 @@
 """End to end on the held-out real hand photos (`models/holdout.txt`, names starting ``hand_``), read from
-``../shared``: ``uv run python -m models.measure.scan_real [--condition warm]``; ``--photos development``: the training photos'
-hand photos instead, the set to choose a layout rule on.
+``../shared``: ``uv run python -m models.measure.scan_real [--condition warm]``; ``--photos development``: the
+training photos' hand photos instead, the set to choose a layout rule on.
 
 The photos are labelled with tiles only, not hands, so the truth of a photo is the hand our layout reader gives on
 its labelled boxes; a photo counts as read exactly when `scan` on the pixels gives that same hand. Photos whose
@@ -52,7 +52,8 @@ def hand_photos(photos: str = "held-out") -> list[Path]:
     development set: where a layout constant or rule is chosen, the held-out photos only measuring it)."""
     sources = {line.strip() for line in HOLDOUT_LIST.read_text().splitlines() if not line.startswith("#")}
     held = photos == "held-out"
-    return [p for p in sorted((REAL_PHOTOS / "train" / "images").glob("hand_*")) if (source_name(p) in sources) == held]
+    return [p for p in sorted((REAL_PHOTOS / "train" / "images").glob("hand_*"))
+            if (source_name(p) in sources) == held]
 
 
 def labelled(image: Path, width: int, height: int, mapping: dict[int, int]) -> TileDetections:
