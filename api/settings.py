@@ -12,6 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from vision.detector_options import usable_cores
+
 MB = 1024 * 1024
 
 
@@ -23,8 +25,9 @@ class Settings(BaseModel):
     model_path: Path | None = Field(None, description="ONNX detector; None means the shipped model")
     max_upload_bytes: int = Field(15 * MB, gt=0, description="largest photo accepted, checked while streaming")
     max_pixels: int = Field(50_000_000, gt=0, description="largest width x height decoded (decompression bombs)")
-    inference_workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0,
-                                   description="photos processed at once; the event loop keeps serving")
+    inference_workers: int = Field(default_factory=usable_cores, gt=0,
+                                   description="photos processed at once (default: the cores this process may run "
+                                   "on); the event loop keeps serving")
     photo_queue: int = Field(16, ge=0, description="photos that may wait for a worker beyond those being read "
                              "(16: a table's phones all photographing at once are read); one more is refused at once "
                              "(503 with Retry-After)")

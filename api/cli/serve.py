@@ -36,8 +36,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.db:
         os.environ["MCR_LEDGER"] = args.db
-    # N processes share the cores: each runs at most cores/N photos at once unless told otherwise.
-    os.environ.setdefault("MCR_INFERENCE_WORKERS", str(max(1, (os.cpu_count() or 1) // args.workers)))
+    from vision.detector_options import usable_cores
+
+    # N processes share the cores this one may run on: each reads at most cores/N photos at once unless told otherwise.
+    os.environ.setdefault("MCR_INFERENCE_WORKERS", str(max(1, usable_cores() // args.workers)))
 
     get_settings()  # a bad MCR_* variable is reported here, as one error line, before serving
     uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,

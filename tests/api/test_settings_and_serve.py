@@ -130,10 +130,13 @@ def test_mcr_serve_answers_on_loopback():
 
 @pytest.mark.parametrize(("workers", "expected"), [(1, 4), (2, 2), (8, 1)])
 def test_serve_shares_the_cores_between_worker_processes(monkeypatch, workers, expected):
+    """The cores this process may run on (a container narrows them to 4 of the machine's 64), as `mcr label`
+    counts them, shared between the worker processes."""
     import uvicorn
 
     monkeypatch.delenv("MCR_INFERENCE_WORKERS", raising=False)
-    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    monkeypatch.setattr("os.cpu_count", lambda: 64)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
     get_settings.cache_clear()
     try:
@@ -142,3 +145,9 @@ def test_serve_shares_the_cores_between_worker_processes(monkeypatch, workers, e
         assert get_settings().inference_workers == expected
     finally:
         get_settings.cache_clear()
+
+
+def test_inference_workers_default_to_the_cores_this_process_may_use(monkeypatch):
+    monkeypatch.setattr("os.cpu_count", lambda: 64)
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert Settings().inference_workers == 3
